@@ -1,0 +1,110 @@
+// Grid-wide drivers of the per-chunk operations in check_ops.cuh: a grid-stride loop over the padded
+// chunks of one target. Copies are padded to kCopyPadding bytes, so the chunk count is a multiple of
+// 32 and every warp runs whole iterations.
+#include <algorithm>
+
+#include "ldcc/kernels/check_kernels.h"
+#include "ldcc/kernels/check_ops.cuh"
+
+namespace ldcc::kernels {
+namespace {
+
+constexpr int kThreads = 256;
+
+template <int kBytes, typename Op>
+__device__ __forceinline__ void for_each_chunk(const TargetBuffers& t, Op op) {
+  const uint64_t chunks = t.stride / kBytes;
+  for (uint64_t c = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; c < chunks; c += uint64_t(gridDim.x) * blockDim.x)
+    op(c * kBytes);
+}
+
+__global__ void replicate_kernel(TargetBuffers t) {
+  for_each_chunk<16>(t, [&](uint64_t off) { ops::replicate_chunk<16>(t, off); });
+}
+
+template <int kBytes, int kMaxCopies, bool kWritePass2>
+__global__ void __launch_bounds__(kThreads) ww_check_kernel(TargetBuffers t, RaceLogView log) {
+  for_each_chunk<kBytes>(t, [&](uint64_t off) { ops::ww_check_chunk<kBytes, kMaxCopies, kWritePass2>(t, off, log); });
+}
+
+template <bool kWritePass2>
+__global__ void ww_check_streaming_kernel(TargetBuffers t, RaceLogView log) {
+  for_each_chunk<16>(t, [&](uint64_t off) { ops::ww_check_chunk_streaming<kWritePass2>(t, off, log); });
+}
+
+__global__ void init_pass2_kernel(TargetBuffers t) {
+  for_each_chunk<16>(t, [&](uint64_t off) { ops::init_pass2_chunk<16>(t, off); });
+}
+
+template <bool kCommit>
+__global__ void rw_check_kernel(TargetBuffers t, RaceLogView log) {
+  for_each_chunk<16>(t, [&](uint64_t off) { ops::rw_check_chunk<16, kCommit>(t, off, log); });
+}
+
+__global__ void commit_kernel(TargetBuffers t) {
+  for_each_chunk<16>(t, [&](uint64_t off) { ops::commit_chunk<16>(t, off); });
+}
+
+template <bool kReplicate>
+__global__ void merge_ordered_kernel(TargetBuffers t) {
+  for_each_chunk<16>(t, [&](uint64_t off) { ops::merge_ordered_chunk<16, kReplicate>(t, off); });
+}
+
+// Enough blocks to fill the device at the kernel's occupancy, never more than there are chunks.
+template <typename Kernel>
+unsigned grid_for(Kernel kernel, uint64_t chunks) {
+  int device = 0, sms = 0, per_sm = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, 0);
+  const uint64_t needed = (chunks + kThreads - 1) / kThreads;
+  return unsigned(std::max<uint64_t>(1, std::min<uint64_t>(needed, uint64_t(std::max(sms, 1)) * std::max(per_sm, 1))));
+}
+
+template <int kBytes, typename Kernel, typename... Args>
+void launch(Kernel kernel, const TargetBuffers& t, cudaStream_t stream, Args... args) {
+  if (t.stride == 0 || t.num_copies == 0) return;
+  kernel<<<grid_for(kernel, t.stride / kBytes), kThreads, 0, stream>>>(t, args...);
+}
+
+// The register-resident check holds kBytes x copies per thread; narrower chunks for more copies keep
+// that at 256 bytes (64 registers) so occupancy stays high enough to saturate memory bandwidth.
+template <bool kWritePass2>
+void ww_check(const TargetBuffers& t, const RaceLogView& log, cudaStream_t stream) {
+  const uint32_t m = t.num_copies;
+  if (m <= 2) launch<16>(ww_check_kernel<16, 2, kWritePass2>, t, stream, log);
+  else if (m <= 4) launch<16>(ww_check_kernel<16, 4, kWritePass2>, t, stream, log);
+  else if (m <= 8) launch<16>(ww_check_kernel<16, 8, kWritePass2>, t, stream, log);
+  else if (m <= 16) launch<16>(ww_check_kernel<16, 16, kWritePass2>, t, stream, log);
+  else if (m <= 32) launch<8>(ww_check_kernel<8, 32, kWritePass2>, t, stream, log);
+  else if (m <= kMaxRegisterCopies) launch<4>(ww_check_kernel<4, 64, kWritePass2>, t, stream, log);
+  else launch<16>(ww_check_streaming_kernel<kWritePass2>, t, stream, log);
+}
+
+}  // namespace
+
+void replicate(const TargetBuffers& t, cudaStream_t stream) { launch<16>(replicate_kernel, t, stream); }
+
+void ww_check_fused(const TargetBuffers& t, const RaceLogView& log, cudaStream_t stream) {
+  ww_check<true>(t, log, stream);
+}
+
+void ww_check_union(const TargetBuffers& t, const RaceLogView& log, cudaStream_t stream) {
+  ww_check<false>(t, log, stream);
+}
+
+void init_pass2(const TargetBuffers& t, cudaStream_t stream) { launch<16>(init_pass2_kernel, t, stream); }
+
+void rw_check(const TargetBuffers& t, const RaceLogView& log, bool commit, cudaStream_t stream) {
+  if (commit) launch<16>(rw_check_kernel<true>, t, stream, log);
+  else launch<16>(rw_check_kernel<false>, t, stream, log);
+}
+
+void commit(const TargetBuffers& t, cudaStream_t stream) { launch<16>(commit_kernel, t, stream); }
+
+void merge_ordered(const TargetBuffers& t, bool replicate_after, cudaStream_t stream) {
+  if (replicate_after) launch<16>(merge_ordered_kernel<true>, t, stream);
+  else launch<16>(merge_ordered_kernel<false>, t, stream);
+}
+
+}  // namespace ldcc::kernels

@@ -1,0 +1,280 @@
+// Per-chunk device operations of the two-pass check (DESIGN.md section 3) and the deterministic
+// merge (section 7). Each operation owns one chunk of kBytes bytes at offset `off` of one target and
+// touches every copy of it, so no other thread ever writes the same byte: no atomics, no bitmaps.
+// The grid kernels in check_kernels.cu run them over whole targets; translated kernels can run the
+// same operations block-cooperatively at their barriers.
+#pragma once
+#include <cstdint>
+
+#include "ldcc/kernels/race_record.h"
+
+namespace ldcc::ops {
+
+// kBytes of a copy, as 32-bit words; loaded and stored with one vector access.
+template <int kBytes>
+struct Chunk {
+  static_assert(kBytes == 4 || kBytes == 8 || kBytes == 16, "chunks are 4, 8 or 16 bytes");
+  static constexpr int kWords = kBytes / 4;
+  uint32_t w[kWords];
+};
+
+template <int kBytes>
+__device__ __forceinline__ Chunk<kBytes> load_chunk(const uint8_t* p) {
+  Chunk<kBytes> c;
+  if constexpr (kBytes == 16) {
+    const uint4 v = *reinterpret_cast<const uint4*>(p);
+    c.w[0] = v.x; c.w[1] = v.y; c.w[2] = v.z; c.w[3] = v.w;
+  } else if constexpr (kBytes == 8) {
+    const uint2 v = *reinterpret_cast<const uint2*>(p);
+    c.w[0] = v.x; c.w[1] = v.y;
+  } else {
+    c.w[0] = *reinterpret_cast<const uint32_t*>(p);
+  }
+  return c;
+}
+
+template <int kBytes>
+__device__ __forceinline__ void store_chunk(uint8_t* p, const Chunk<kBytes>& c) {
+  if constexpr (kBytes == 16) {
+    *reinterpret_cast<uint4*>(p) = make_uint4(c.w[0], c.w[1], c.w[2], c.w[3]);
+  } else if constexpr (kBytes == 8) {
+    *reinterpret_cast<uint2*>(p) = make_uint2(c.w[0], c.w[1]);
+  } else {
+    *reinterpret_cast<uint32_t*>(p) = c.w[0];
+  }
+}
+
+__device__ __forceinline__ uint8_t chunk_byte(const uint32_t* words, int b) {
+  return static_cast<uint8_t>(words[b >> 2] >> (8 * (b & 3)));
+}
+
+// S is the program's memory: it may be unaligned and its length is not padded. Only the chunk that
+// straddles its end (or every chunk, for an unaligned S) takes the byte path; bytes past the end read as 0.
+template <int kBytes>
+__device__ __forceinline__ Chunk<kBytes> load_original(const TargetBuffers& t, uint64_t off) {
+  if ((reinterpret_cast<uintptr_t>(t.original) % kBytes) == 0 && off + kBytes <= t.bytes)
+    return load_chunk<kBytes>(t.original + off);
+  Chunk<kBytes> c;
+#pragma unroll
+  for (int i = 0; i < Chunk<kBytes>::kWords; ++i) c.w[i] = 0;
+  for (int b = 0; b < kBytes; ++b)
+    if (off + b < t.bytes) c.w[b >> 2] |= uint32_t(t.original[off + b]) << (8 * (b & 3));
+  return c;
+}
+
+template <int kBytes>
+__device__ __forceinline__ void store_original(const TargetBuffers& t, uint64_t off, const Chunk<kBytes>& c) {
+  if ((reinterpret_cast<uintptr_t>(t.original) % kBytes) == 0 && off + kBytes <= t.bytes) {
+    store_chunk<kBytes>(t.original + off, c);
+    return;
+  }
+  for (int b = 0; b < kBytes; ++b)
+    if (off + b < t.bytes) t.original[off + b] = chunk_byte(c.w, b);
+}
+
+__device__ __forceinline__ uint8_t* copy_at(const TargetBuffers& t, uint32_t k, uint64_t off) {
+  return t.copies + uint64_t(k) * t.stride + off;
+}
+
+// Bounded log, written only on the slow path where a race was found.
+__device__ __forceinline__ void log_race(const RaceLogView& log, RaceKind kind, uint32_t target, uint32_t a,
+                                         uint32_t b, uint64_t lo, uint64_t hi) {
+  const unsigned long long slot = atomicAdd(log.count, 1ull);
+  if (slot < log.capacity) log.records[slot] = RaceRecord{uint32_t(kind), target, a, b, lo, hi};
+}
+
+// Accumulates byte-level records of one chunk into maximal runs before logging them.
+struct RunLogger {
+  const RaceLogView& log;
+  RaceKind kind;
+  uint32_t target;
+  bool open = false;
+  uint32_t a = 0, b = 0;
+  uint64_t lo = 0, hi = 0;
+
+  __device__ void add(uint32_t ua, uint32_t ub, uint64_t byte) {
+    if (open && ua == a && ub == b && byte == hi) {
+      ++hi;
+      return;
+    }
+    flush();
+    open = true; a = ua; b = ub; lo = byte; hi = byte + 1;
+  }
+  __device__ void flush() {
+    if (open) log_race(log, kind, target, a, b, lo, hi);
+    open = false;
+  }
+};
+
+// Slow path of the ww-check: the chunk has a byte written by two copies. Re-reads the copies byte by
+// byte and logs every pair of consecutive writers (see RaceRecord).
+template <int kBytes>
+__device__ __noinline__ void log_write_write(const TargetBuffers& t, uint64_t off, const Chunk<kBytes>& s,
+                                             const RaceLogView& log) {
+  RunLogger runs{log, RaceKind::WriteWrite, t.target_id};
+  for (int b = 0; b < kBytes && off + b < t.bytes; ++b) {
+    const uint8_t sb = chunk_byte(s.w, b);
+    uint32_t prev = kNoUnit;
+    for (uint32_t k = 0; k < t.num_copies; ++k) {
+      if (copy_at(t, k, off)[b] == sb) continue;
+      if (prev != kNoUnit) runs.add(prev, k, off + b);
+      prev = k;
+    }
+  }
+  runs.flush();
+}
+
+// Slow path of the rw-check: copy k's pass-2 bytes differ from U somewhere in this chunk.
+template <int kBytes>
+__device__ __noinline__ void log_read_write(const TargetBuffers& t, uint64_t off, uint32_t k, const Chunk<kBytes>& u,
+                                            const Chunk<kBytes>& p, const RaceLogView& log) {
+  RunLogger runs{log, RaceKind::ReadWrite, t.target_id};
+  for (int b = 0; b < kBytes && off + b < t.bytes; ++b)
+    if (chunk_byte(u.w, b) != chunk_byte(p.w, b)) runs.add(k, kNoUnit, off + b);
+  runs.flush();
+}
+
+// init: every copy := S.
+template <int kBytes>
+__device__ __forceinline__ void replicate_chunk(const TargetBuffers& t, uint64_t off) {
+  const Chunk<kBytes> s = load_original<kBytes>(t, off);
+  for (uint32_t k = 0; k < t.num_copies; ++k) store_chunk<kBytes>(copy_at(t, k, off), s);
+}
+
+// The fused ww-check (DESIGN.md section 3, step 3) for up to kMaxCopies copies held in registers, so
+// each input is read once: a copy whose byte differs from S wrote it; a second writer is a ww race;
+// U collects every write (the last writer wins when there is a race); and, when kWritePass2, each
+// copy becomes its pass-2 start state P2_k = (P1_k != S) ? S : U.
+template <int kBytes, int kMaxCopies, bool kWritePass2>
+__device__ __forceinline__ void ww_check_chunk(const TargetBuffers& t, uint64_t off, const RaceLogView& log) {
+  constexpr int kWords = Chunk<kBytes>::kWords;
+  const Chunk<kBytes> s = load_original<kBytes>(t, off);
+  Chunk<kBytes> p[kMaxCopies];
+#pragma unroll
+  for (int k = 0; k < kMaxCopies; ++k)
+    if (k < t.num_copies) p[k] = load_chunk<kBytes>(copy_at(t, k, off));
+
+  Chunk<kBytes> u = s;
+  uint32_t written[kWords] = {};
+  uint32_t clash = 0;
+#pragma unroll
+  for (int k = 0; k < kMaxCopies; ++k) {
+    if (k >= t.num_copies) break;
+#pragma unroll
+    for (int i = 0; i < kWords; ++i) {
+      const uint32_t wrote = __vcmpne4(p[k].w[i], s.w[i]);  // 0xff in every byte copy k changed
+      clash |= written[i] & wrote;
+      written[i] |= wrote;
+      u.w[i] = (u.w[i] & ~wrote) | (p[k].w[i] & wrote);
+    }
+  }
+  if (clash) log_write_write<kBytes>(t, off, s, log);
+  store_chunk<kBytes>(t.uni + off, u);
+  if constexpr (kWritePass2) {
+#pragma unroll
+    for (int k = 0; k < kMaxCopies; ++k) {
+      if (k >= t.num_copies) break;
+      Chunk<kBytes> p2;
+#pragma unroll
+      for (int i = 0; i < kWords; ++i) {
+        const uint32_t wrote = __vcmpne4(p[k].w[i], s.w[i]);
+        p2.w[i] = (s.w[i] & wrote) | (u.w[i] & ~wrote);
+      }
+      store_chunk<kBytes>(copy_at(t, k, off), p2);
+    }
+  }
+}
+
+// The same check for any number of copies: one streaming pass builds U and finds clashes, a second
+// re-reads the copies (mostly from L2) to write the pass-2 states.
+template <bool kWritePass2>
+__device__ __forceinline__ void ww_check_chunk_streaming(const TargetBuffers& t, uint64_t off, const RaceLogView& log) {
+  constexpr int kBytes = 16, kWords = 4;
+  const Chunk<kBytes> s = load_original<kBytes>(t, off);
+  Chunk<kBytes> u = s;
+  uint32_t written[kWords] = {};
+  uint32_t clash = 0;
+  for (uint32_t k = 0; k < t.num_copies; ++k) {
+    const Chunk<kBytes> p = load_chunk<kBytes>(copy_at(t, k, off));
+#pragma unroll
+    for (int i = 0; i < kWords; ++i) {
+      const uint32_t wrote = __vcmpne4(p.w[i], s.w[i]);
+      clash |= written[i] & wrote;
+      written[i] |= wrote;
+      u.w[i] = (u.w[i] & ~wrote) | (p.w[i] & wrote);
+    }
+  }
+  if (clash) log_write_write<kBytes>(t, off, s, log);
+  store_chunk<kBytes>(t.uni + off, u);
+  if constexpr (kWritePass2) {
+    for (uint32_t k = 0; k < t.num_copies; ++k) {
+      Chunk<kBytes> p = load_chunk<kBytes>(copy_at(t, k, off));
+#pragma unroll
+      for (int i = 0; i < kWords; ++i) {
+        const uint32_t wrote = __vcmpne4(p.w[i], s.w[i]);
+        p.w[i] = (s.w[i] & wrote) | (u.w[i] & ~wrote);
+      }
+      store_chunk<kBytes>(copy_at(t, k, off), p);
+    }
+  }
+}
+
+// Unfused second half of the ww-check, kept to measure what fusion saves (paper Figure 9):
+// P2_k = (P1_k != S) ? S : U, reading S, U and every copy again.
+template <int kBytes>
+__device__ __forceinline__ void init_pass2_chunk(const TargetBuffers& t, uint64_t off) {
+  const Chunk<kBytes> s = load_original<kBytes>(t, off);
+  const Chunk<kBytes> u = load_chunk<kBytes>(t.uni + off);
+  for (uint32_t k = 0; k < t.num_copies; ++k) {
+    Chunk<kBytes> p = load_chunk<kBytes>(copy_at(t, k, off));
+#pragma unroll
+    for (int i = 0; i < Chunk<kBytes>::kWords; ++i) {
+      const uint32_t wrote = __vcmpne4(p.w[i], s.w[i]);
+      p.w[i] = (s.w[i] & wrote) | (u.w[i] & ~wrote);
+    }
+    store_chunk<kBytes>(copy_at(t, k, off), p);
+  }
+}
+
+// rw-check (step 5): a copy whose pass-2 state differs from U read another unit's write. With
+// kCommit it is fused with the commit (step 6), S := U, so U is read once for both.
+template <int kBytes, bool kCommit>
+__device__ __forceinline__ void rw_check_chunk(const TargetBuffers& t, uint64_t off, const RaceLogView& log) {
+  const Chunk<kBytes> u = load_chunk<kBytes>(t.uni + off);
+  for (uint32_t k = 0; k < t.num_copies; ++k) {
+    const Chunk<kBytes> p = load_chunk<kBytes>(copy_at(t, k, off));
+    uint32_t differs = 0;
+#pragma unroll
+    for (int i = 0; i < Chunk<kBytes>::kWords; ++i) differs |= p.w[i] ^ u.w[i];
+    if (differs) log_read_write<kBytes>(t, off, k, u, p, log);
+  }
+  if constexpr (kCommit) store_original<kBytes>(t, off, u);
+}
+
+// commit alone: S := U.
+template <int kBytes>
+__device__ __forceinline__ void commit_chunk(const TargetBuffers& t, uint64_t off) {
+  store_original<kBytes>(t, off, load_chunk<kBytes>(t.uni + off));
+}
+
+// Deterministic merge (DESIGN.md section 7): S := S with every copy's changes applied in copy order,
+// so the highest-numbered writer of a byte wins. With kReplicate the merged state is also written to
+// every copy, which is the next region's init, without reading S again.
+template <int kBytes, bool kReplicate>
+__device__ __forceinline__ void merge_ordered_chunk(const TargetBuffers& t, uint64_t off) {
+  const Chunk<kBytes> s = load_original<kBytes>(t, off);
+  Chunk<kBytes> merged = s;
+  for (uint32_t k = 0; k < t.num_copies; ++k) {
+    const Chunk<kBytes> p = load_chunk<kBytes>(copy_at(t, k, off));
+#pragma unroll
+    for (int i = 0; i < Chunk<kBytes>::kWords; ++i) {
+      const uint32_t wrote = __vcmpne4(p.w[i], s.w[i]);
+      merged.w[i] = (merged.w[i] & ~wrote) | (p.w[i] & wrote);
+    }
+  }
+  store_original<kBytes>(t, off, merged);
+  if constexpr (kReplicate)
+    for (uint32_t k = 0; k < t.num_copies; ++k) store_chunk<kBytes>(copy_at(t, k, off), merged);
+}
+
+}  // namespace ldcc::ops

@@ -1,0 +1,63 @@
+// Race records shared by the device checking kernels, their plain-C++ reference and the host runtime.
+// Plain C++ (no CUDA headers) so host-only code can use it.
+#pragma once
+#include <cstdint>
+
+namespace ldcc {
+
+enum class RaceKind : uint32_t { WriteWrite = 1, ReadWrite = 2 };
+
+// No second unit: a read-write record names the unit whose re-execution diverged; the writer it
+// read from is not recoverable from values alone.
+constexpr uint32_t kNoUnit = 0xffffffffu;
+
+// One race over a byte range [byte_lo, byte_hi) of one target. Units are copy indices as the
+// kernels see them; the runtime maps copies to units with the round's plan.
+//   write-write: unit_a is the earlier writer (lower copy index) and unit_b the next one, so a byte
+//                written by copies 1, 4 and 6 gives the pairs (1,4) and (4,6).
+//   read-write:  unit_a's pass-2 result differs from the union U; unit_b is kNoUnit.
+struct RaceRecord {
+  uint32_t kind;
+  uint32_t target;
+  uint32_t unit_a;
+  uint32_t unit_b;
+  uint64_t byte_lo;
+  uint64_t byte_hi;
+};
+
+inline bool operator==(const RaceRecord& a, const RaceRecord& b) {
+  return a.kind == b.kind && a.target == b.target && a.unit_a == b.unit_a && a.unit_b == b.unit_b &&
+         a.byte_lo == b.byte_lo && a.byte_hi == b.byte_hi;
+}
+
+// The bounded device log. `count` keeps counting past `capacity`, so overflow is known exactly.
+struct RaceLogView {
+  RaceRecord* records;
+  unsigned long long* count;
+  uint32_t capacity;
+};
+
+// Every private copy and the union copy U are padded to this many bytes: 32 lanes x 16 bytes, so the
+// checking kernels cover whole warps of full 16-byte chunks and need no tail branches on them.
+constexpr uint64_t kCopyPadding = 512;
+
+constexpr uint64_t padded_copy_bytes(uint64_t bytes) {
+  return (bytes + kCopyPadding - 1) / kCopyPadding * kCopyPadding;
+}
+
+// One target as the checking kernels see it.
+//   original: S, the program's own memory (any alignment, `bytes` long, not padded);
+//   copies:   num_copies private copies, copy k at copies + k * stride (16-byte aligned);
+//   uni:      the union copy U, `stride` bytes.
+// Bytes at and past `bytes` read as 0 in S and stay 0 in the copies.
+struct TargetBuffers {
+  uint8_t* original;
+  uint64_t bytes;
+  uint8_t* copies;
+  uint64_t stride;
+  uint8_t* uni;
+  uint32_t num_copies;
+  uint32_t target_id;
+};
+
+}  // namespace ldcc

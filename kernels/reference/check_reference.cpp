@@ -1,0 +1,47 @@
+#include "reference/check_reference.h"
+
+namespace ldcc::reference {
+
+void replicate(const Bytes& original, std::vector<Bytes>& copies) {
+  for (Bytes& copy : copies) copy = original;
+}
+
+Bytes ww_check_fused(const Bytes& original, std::vector<Bytes>& copies, uint32_t target,
+                     std::vector<RaceRecord>& races) {
+  Bytes uni = original;
+  for (uint64_t x = 0; x < original.size(); ++x) {
+    uint32_t previous_writer = kNoUnit;
+    for (uint32_t k = 0; k < copies.size(); ++k) {
+      if (copies[k][x] == original[x]) continue;
+      if (previous_writer != kNoUnit)
+        races.push_back({uint32_t(RaceKind::WriteWrite), target, previous_writer, k, x, x + 1});
+      previous_writer = k;
+      uni[x] = copies[k][x];
+    }
+  }
+  for (Bytes& copy : copies)
+    for (uint64_t x = 0; x < original.size(); ++x) copy[x] = copy[x] != original[x] ? original[x] : uni[x];
+  return uni;
+}
+
+void rw_check(const Bytes& uni, const std::vector<Bytes>& copies, uint32_t target, std::vector<RaceRecord>& races) {
+  for (uint32_t k = 0; k < copies.size(); ++k)
+    for (uint64_t x = 0; x < uni.size(); ++x)
+      if (copies[k][x] != uni[x]) races.push_back({uint32_t(RaceKind::ReadWrite), target, k, kNoUnit, x, x + 1});
+}
+
+void merge_ordered(Bytes& original, const std::vector<Bytes>& copies) {
+  const Bytes start = original;
+  for (const Bytes& copy : copies)
+    for (uint64_t x = 0; x < start.size(); ++x)
+      if (copy[x] != start[x]) original[x] = copy[x];
+}
+
+std::set<ByteRace> expand(const std::vector<RaceRecord>& records) {
+  std::set<ByteRace> bytes;
+  for (const RaceRecord& r : records)
+    for (uint64_t x = r.byte_lo; x < r.byte_hi; ++x) bytes.emplace(r.kind, r.target, r.unit_a, r.unit_b, x);
+  return bytes;
+}
+
+}  // namespace ldcc::reference

@@ -1,0 +1,35 @@
+// Plain-C++ reference of the checking kernels: the same semantics, written byte by byte with no
+// vectors, so tests can compare the GPU kernels against it and CI can test the semantics without a GPU.
+// A target's state is S (`bytes` long) and M private copies of the same length.
+#pragma once
+#include <cstdint>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "ldcc/kernels/race_record.h"
+
+namespace ldcc::reference {
+
+using Bytes = std::vector<uint8_t>;
+
+// Step 1: every copy := S.
+void replicate(const Bytes& original, std::vector<Bytes>& copies);
+
+// Step 3: returns U; rewrites every copy from its pass-1 state P1_k to its pass-2 start state
+// P2_k = (P1_k != S) ? S : U; appends ww races (consecutive writers of a byte) to `races`.
+Bytes ww_check_fused(const Bytes& original, std::vector<Bytes>& copies, uint32_t target,
+                     std::vector<RaceRecord>& races);
+
+// Step 5: appends a rw race for every byte where a pass-2 copy differs from U.
+void rw_check(const Bytes& uni, const std::vector<Bytes>& copies, uint32_t target, std::vector<RaceRecord>& races);
+
+// Deterministic merge: S := S with every copy's changes applied in copy order (the highest writer wins).
+void merge_ordered(Bytes& original, const std::vector<Bytes>& copies);
+
+// A race on one byte; records over ranges expand to one of these per byte, so logs that group bytes
+// differently compare equal when they say the same thing.
+using ByteRace = std::tuple<uint32_t /*kind*/, uint32_t /*target*/, uint32_t /*a*/, uint32_t /*b*/, uint64_t /*byte*/>;
+std::set<ByteRace> expand(const std::vector<RaceRecord>& records);
+
+}  // namespace ldcc::reference

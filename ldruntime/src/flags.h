@@ -1,0 +1,31 @@
+// Run-time flags (flags.def), read from the environment once, and their parsers.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "ldcc/ldcc.h"
+
+namespace ldcc {
+
+struct RawFlags {
+#define LDCC_FLAG(field, env, fallback, help) std::string field = fallback;
+#include "flags.def"
+#undef LDCC_FLAG
+};
+
+RawFlags read_flags_from_environment();
+const RawFlags& flags();  // read once per process
+
+std::optional<Mode> parse_mode(const std::string& text);
+// A memory limit is either absolute bytes ("512M") or a share of free memory ("25%").
+struct MemLimit {
+  bool percent = false;
+  double value = 0;
+  uint64_t resolve(uint64_t free_bytes) const;
+};
+std::optional<MemLimit> parse_mem_limit(const std::string& text);
+std::optional<uint64_t> parse_count(const std::string& text);
+std::string flags_help();
+
+}  // namespace ldcc

@@ -1,0 +1,53 @@
+#include "race_filter.h"
+
+#include <algorithm>
+
+namespace ldcc {
+
+void ByteRanges::add(uint64_t lo, uint64_t hi) {
+  if (lo >= hi) return;
+  auto it = ranges_.upper_bound(lo);
+  if (it != ranges_.begin() && std::prev(it)->second >= lo) --it;
+  while (it != ranges_.end() && it->first <= hi) {
+    lo = std::min(lo, it->first);
+    hi = std::max(hi, it->second);
+    it = ranges_.erase(it);
+  }
+  ranges_.emplace(lo, hi);
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> ByteRanges::subtract(uint64_t lo, uint64_t hi) const {
+  std::vector<std::pair<uint64_t, uint64_t>> parts;
+  auto it = ranges_.upper_bound(lo);
+  if (it != ranges_.begin() && std::prev(it)->second > lo) --it;
+  for (; it != ranges_.end() && it->first < hi && lo < hi; ++it) {
+    if (it->first > lo) parts.emplace_back(lo, it->first);
+    lo = std::max(lo, it->second);
+  }
+  if (lo < hi) parts.emplace_back(lo, hi);
+  return parts;
+}
+
+std::vector<RaceRecord> RaceFilter::next_round(const std::vector<RaceRecord>& records) {
+  std::map<uint32_t, ByteRanges> ww_now;
+  for (const RaceRecord& r : records)
+    if (r.kind == uint32_t(RaceKind::WriteWrite)) ww_now[r.target].add(r.byte_lo, r.byte_hi);
+
+  std::vector<RaceRecord> fresh;
+  for (const RaceRecord& r : records) {
+    for (auto [lo, hi] : reported_[r.target].subtract(r.byte_lo, r.byte_hi)) {
+      auto pieces = r.kind == uint32_t(RaceKind::ReadWrite) ? ww_now[r.target].subtract(lo, hi)
+                                                            : std::vector<std::pair<uint64_t, uint64_t>>{{lo, hi}};
+      for (auto [plo, phi] : pieces) {
+        RaceRecord piece = r;
+        piece.byte_lo = plo;
+        piece.byte_hi = phi;
+        fresh.push_back(piece);
+      }
+    }
+  }
+  for (const RaceRecord& r : fresh) reported_[r.target].add(r.byte_lo, r.byte_hi);
+  return fresh;
+}
+
+}  // namespace ldcc

@@ -1,0 +1,185 @@
+#include "report.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <tuple>
+
+#include "flags.h"
+
+namespace ldcc {
+namespace {
+
+std::mutex report_mutex;
+
+const char* kind_name(RaceKind kind) { return kind == RaceKind::WriteWrite ? "write-write" : "read-write"; }
+
+auto identity(const Race& r) {
+  return std::tie(r.kind, r.space, r.kernel, r.region, r.target, r.element_size, r.unit_kind, r.units_a, r.units_b);
+}
+
+std::string json_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char buffer[8];
+      std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
+      out += buffer;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string json_units(const std::vector<uint32_t>& units) {
+  std::string out = "[";
+  for (size_t i = 0; i < units.size(); ++i) out += (i ? "," : "") + std::to_string(units[i]);
+  return out + "]";
+}
+
+std::string element_text(const Race& r) {
+  const uint64_t first = r.byte_lo / r.element_size, last = (r.byte_hi - 1) / r.element_size;
+  std::ostringstream out;
+  out << r.target << "[" << first;
+  if (last != first) out << ".." << last;
+  out << "]";
+  return out.str();
+}
+
+}  // namespace
+
+std::vector<Race> coalesce(std::vector<Race> races) {
+  std::sort(races.begin(), races.end(), [](const Race& a, const Race& b) {
+    return std::tuple_cat(identity(a), std::tie(a.byte_lo, a.byte_hi)) < std::tuple_cat(identity(b), std::tie(b.byte_lo, b.byte_hi));
+  });
+  std::vector<Race> merged;
+  for (Race& race : races) {
+    if (!merged.empty() && identity(merged.back()) == identity(race) && race.byte_lo <= merged.back().byte_hi) {
+      merged.back().byte_hi = std::max(merged.back().byte_hi, race.byte_hi);
+      continue;
+    }
+    merged.push_back(std::move(race));
+  }
+  return merged;
+}
+
+std::string format_units(const std::string& unit_kind, const std::vector<uint32_t>& units) {
+  if (units.empty()) return "another " + unit_kind;
+  std::ostringstream out;
+  out << unit_kind << (units.size() > 1 ? "s " : " ");
+  size_t shown = 0;
+  for (size_t i = 0; i < units.size() && shown < 8; ++shown) {
+    size_t j = i;
+    while (j + 1 < units.size() && units[j + 1] == units[j] + 1) ++j;
+    out << (shown ? ", " : "") << units[i];
+    if (j > i) out << "-" << units[j];
+    i = j + 1;
+    if (shown == 7 && i < units.size()) out << ", ...";
+  }
+  if (units.size() > 1) out << " (sharing one copy in a memory-limited round)";
+  return out.str();
+}
+
+std::string format_race(const Race& r) {
+  std::ostringstream out;
+  out << "ldcc: " << kind_name(r.kind) << " race on " << r.space << " memory\n"
+      << "  kernel:   " << r.kernel << "\n"
+      << "  region:   " << r.region << "\n"
+      << "  variable: " << element_text(r) << " (bytes " << r.byte_lo << ".." << r.byte_hi - 1 << " of " << r.target
+      << ")\n";
+  if (r.kind == RaceKind::WriteWrite)
+    out << "  units:    " << format_units(r.unit_kind, r.units_a) << " and " << format_units(r.unit_kind, r.units_b)
+        << " both wrote it\n";
+  else
+    out << "  units:    " << format_units(r.unit_kind, r.units_a)
+        << " read a value another " << r.unit_kind << " wrote in the same region\n";
+  return out.str();
+}
+
+std::string summary_line(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped) {
+  const auto ww = std::count_if(races.begin(), races.end(), [](const Race& r) { return r.kind == RaceKind::WriteWrite; });
+  std::ostringstream out;
+  out << "ldcc: ";
+  if (races.empty()) out << "no races";
+  else out << races.size() << (races.size() == 1 ? " race" : " races") << " (" << ww << " write-write, " << races.size() - ww << " read-write)";
+  out << " in " << launches << " checked launch" << (launches == 1 ? "" : "es");
+  if (unchecked) out << ", " << unchecked << " launch" << (unchecked == 1 ? "" : "es") << " unchecked";
+  if (dropped) out << "; " << dropped << " race records dropped (raise LDCC_LOG_CAPACITY)";
+  return out.str();
+}
+
+std::string races_to_json(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped) {
+  std::ostringstream out;
+  out << "{\"checked_launches\":" << launches << ",\"unchecked_launches\":" << unchecked
+      << ",\"dropped_records\":" << dropped << ",\"races\":[";
+  for (size_t i = 0; i < races.size(); ++i) {
+    const Race& r = races[i];
+    out << (i ? "," : "") << "{\"kind\":\"" << kind_name(r.kind) << "\",\"space\":\"" << r.space << "\",\"kernel\":\""
+        << json_escape(r.kernel) << "\",\"region\":\"" << json_escape(r.region) << "\",\"variable\":\""
+        << json_escape(r.target) << "\",\"element_size\":" << r.element_size
+        << ",\"first_element\":" << r.byte_lo / r.element_size << ",\"last_element\":" << (r.byte_hi - 1) / r.element_size
+        << ",\"byte_lo\":" << r.byte_lo << ",\"byte_hi\":" << r.byte_hi << ",\"unit_kind\":\"" << r.unit_kind
+        << "\",\"units_a\":" << json_units(r.units_a) << ",\"units_b\":" << json_units(r.units_b) << "}";
+  }
+  out << "]}\n";
+  return out.str();
+}
+
+ProcessReport& ProcessReport::instance() {
+  static ProcessReport* report = new ProcessReport();  // never destroyed: used from atexit
+  return *report;
+}
+
+ProcessReport::ProcessReport() {
+  std::atexit([] { ProcessReport::instance().finish(); });
+}
+
+void ProcessReport::add(const LaunchResult& result) {
+  std::lock_guard<std::mutex> lock(report_mutex);
+  (result.checked ? launches_ : unchecked_)++;
+  dropped_ += result.dropped_records;
+  for (const Race& race : result.races) {
+    if (std::find_if(races_.begin(), races_.end(), [&](const Race& r) {
+          return identity(r) == identity(race) && r.byte_lo == race.byte_lo && r.byte_hi == race.byte_hi;
+        }) != races_.end())
+      continue;
+    races_.push_back(race);
+    std::fputs(format_race(race).c_str(), stderr);
+  }
+}
+
+std::vector<Race> ProcessReport::races() const {
+  std::lock_guard<std::mutex> lock(report_mutex);
+  return races_;
+}
+
+void ProcessReport::finish() {
+  std::lock_guard<std::mutex> lock(report_mutex);
+  if (finished_ || (launches_ == 0 && unchecked_ == 0)) return;
+  finished_ = true;
+  std::fprintf(stderr, "%s\n", summary_line(races_, launches_, unchecked_, dropped_).c_str());
+  if (!flags().report_path.empty()) {
+    std::ofstream json(flags().report_path);
+    json << races_to_json(races_, launches_, unchecked_, dropped_);
+    if (!json) std::fprintf(stderr, "ldcc: could not write the report to %s\n", flags().report_path.c_str());
+  }
+  if (!races_.empty()) {
+    if (auto code = parse_count(flags().error_exitcode)) {
+      std::fflush(stdout);
+      std::fflush(stderr);
+      _exit(int(*code));
+    }
+  }
+}
+
+std::vector<Race> races_so_far() { return ProcessReport::instance().races(); }
+void print_summary() { ProcessReport::instance().finish(); }
+
+}  // namespace ldcc

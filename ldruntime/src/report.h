@@ -1,0 +1,34 @@
+// Race reports: coalescing device records into races, the human text (stderr), the JSON file
+// (LDCC_REPORT) and the process-wide summary printed at exit.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ldcc/ldcc.h"
+
+namespace ldcc {
+
+// Merges races that differ only by adjacent or overlapping byte ranges, and drops exact duplicates.
+std::vector<Race> coalesce(std::vector<Race> races);
+
+std::string format_units(const std::string& unit_kind, const std::vector<uint32_t>& units);
+std::string format_race(const Race& race);
+std::string races_to_json(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped);
+std::string summary_line(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped);
+
+// Collects every launch's result; prints each new race once, and the summary at exit.
+class ProcessReport {
+ public:
+  static ProcessReport& instance();
+  void add(const LaunchResult& result);
+  std::vector<Race> races() const;
+  void finish();  // summary, JSON, exit code; runs once, at exit
+
+ private:
+  ProcessReport();
+  std::vector<Race> races_;
+  uint64_t launches_ = 0, unchecked_ = 0, dropped_ = 0;
+  bool finished_ = false;
+};
+
+}  // namespace ldcc

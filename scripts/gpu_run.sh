@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (no clang, no network): the runtime-only build, the whole GPU test suite
+# and the benchmarks. Logs and CSV go to $OUT (the device tool brings them back), else to ./gpu-out.
+# Usage: scripts/gpu_run.sh [tests] [bench] [bench-quick] [examples]   (default: tests examples bench)
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${OUT:-$root/gpu-out}"
+mkdir -p "$out"
+build=/tmp/ldcc-gpu-build
+steps=("$@")
+[ ${#steps[@]} -gt 0 ] || steps=(tests examples bench)
+gtest_args=()
+if [ ! -f /usr/include/gtest/gtest.h ] && [ -d "$root/.gpu/googletest" ]; then
+  gtest_args=(-DLDCC_GTEST_SOURCE="$root/.gpu/googletest")
+fi
+{
+  nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+  date -u +%Y-%m-%dT%H:%MZ
+} > "$out/device.txt"
+cmake -S "$root" -B "$build" -G Ninja -DLDCC_BUILD_TRANSLATOR=OFF "${gtest_args[@]}" > "$out/build.log" 2>&1 &&
+  cmake --build "$build" -j 16 >> "$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
+status=0
+for step in "${steps[@]}"; do
+  case "$step" in
+    tests)
+      ctest --test-dir "$build" --output-on-failure -j 4 2>&1 | tee "$out/ctest.log" | tail -25
+      [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;
+    examples)
+      (cd "$build" && ./examples/library_api/library_api_example 2>&1 && LDCC_MODE=off ./examples/library_api/library_api_example 2>&1) | tee "$out/examples.log" ;;
+    bench)
+      "$build/bench/bench_check_ops" --csv "$out/check_ops.csv" 2>&1 | tee "$out/bench_check_ops.log" | tail -60 ;;
+    bench-quick)
+      "$build/bench/bench_check_ops" --quick --csv "$out/check_ops.csv" 2>&1 | tee "$out/bench_check_ops.log" | tail -60 ;;
+    *) echo "gpu_run.sh: unknown step $step" >&2; status=2 ;;
+  esac
+done
+exit $status

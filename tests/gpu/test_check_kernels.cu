@@ -1,0 +1,221 @@
+// The GPU checking kernels against their plain-C++ reference, on random states: every copy count
+// path (register-resident 16/8/4-byte chunks and the streaming one), sizes that are not multiples of
+// 16, unaligned S, no, sparse and dense races, and log overflow.
+#include <random>
+
+#include "gpu/gpu_test_support.h"
+#include "ldcc/kernels/check_kernels.h"
+#include "reference/check_reference.h"
+
+namespace ldcc::testing {
+namespace {
+
+using reference::Bytes;
+
+// S lives at `offset` inside an allocation with guard bytes around it, which no kernel may touch.
+struct Target {
+  static constexpr uint8_t kGuard = 0xA5;
+  static constexpr size_t kGuardBytes = 64;
+  size_t n, offset;
+  uint32_t copies;
+  uint64_t stride = padded_copy_bytes(n);
+  DeviceArray<uint8_t> original{kGuardBytes + offset + n + kGuardBytes};
+  DeviceArray<uint8_t> arena{stride * (copies + 1)};
+  DeviceArray<RaceRecord> records;
+  DeviceArray<unsigned long long> count{1};
+
+  Target(size_t n_, size_t offset_, uint32_t copies_, size_t capacity = 1 << 16)
+      : n(n_), offset(offset_), copies(copies_), records(capacity) {}
+
+  TargetBuffers buffers() const {
+    return TargetBuffers{original.ptr + kGuardBytes + offset, n, arena.ptr, stride, arena.ptr + stride * copies, copies, 3};
+  }
+  RaceLogView log() const { return RaceLogView{records.ptr, count.ptr, uint32_t(records.count)}; }
+
+  void set_original(const Bytes& s) {
+    Bytes all(original.count, kGuard);
+    std::copy(s.begin(), s.end(), all.begin() + kGuardBytes + offset);
+    original.upload(all);
+  }
+  Bytes get_original() const {
+    const Bytes all = original.download();
+    for (size_t i = 0; i < kGuardBytes + offset; ++i) EXPECT_EQ(all[i], kGuard) << "guard before S touched at " << i;
+    for (size_t i = kGuardBytes + offset + n; i < all.size(); ++i) EXPECT_EQ(all[i], kGuard) << "guard after S touched";
+    return Bytes(all.begin() + kGuardBytes + offset, all.begin() + kGuardBytes + offset + n);
+  }
+  // Copies are padded; the padding must stay 0.
+  void set_copies(const std::vector<Bytes>& p) {
+    Bytes all(arena.count, 0);
+    for (uint32_t k = 0; k < copies; ++k) std::copy(p[k].begin(), p[k].end(), all.begin() + k * stride);
+    arena.upload(all);
+  }
+  std::vector<Bytes> get_copies() const {
+    const Bytes all = arena.download();
+    std::vector<Bytes> p(copies);
+    for (uint32_t k = 0; k < copies; ++k) {
+      p[k].assign(all.begin() + k * stride, all.begin() + k * stride + n);
+      for (size_t i = n; i < stride; ++i) EXPECT_EQ(all[k * stride + i], 0) << "padding of copy " << k << " at " << i;
+    }
+    return p;
+  }
+  Bytes get_union() const {
+    const Bytes all = arena.download();
+    return Bytes(all.begin() + stride * copies, all.begin() + stride * copies + n);
+  }
+  std::vector<RaceRecord> get_records(unsigned long long* total = nullptr) {
+    unsigned long long logged = count.download()[0];
+    if (total) *total = logged;
+    std::vector<RaceRecord> all = records.download();
+    all.resize(std::min<size_t>(logged, records.count));
+    count.upload({0});
+    return all;
+  }
+};
+
+Bytes random_bytes(std::mt19937_64& rng, size_t n) {
+  Bytes b(n);
+  for (auto& x : b) x = uint8_t(rng());
+  return b;
+}
+
+// Pass-1 copies: S with random writes; `shared` is the chance that a write lands on a byte another
+// copy may also write (a ww race), else each copy writes only bytes x with x % copies == k.
+std::vector<Bytes> random_pass1(std::mt19937_64& rng, const Bytes& s, uint32_t copies, double density, double shared) {
+  std::vector<Bytes> p(copies, s);
+  std::uniform_real_distribution<> coin(0, 1);
+  for (uint32_t k = 0; k < copies; ++k)
+    for (size_t x = 0; x < s.size(); ++x) {
+      if (coin(rng) >= density) continue;
+      const size_t target = coin(rng) < shared ? x : x - x % copies + k;
+      if (target < s.size()) p[k][target] = uint8_t(rng());
+    }
+  return p;
+}
+
+struct Case {
+  size_t n;
+  uint32_t copies;
+  size_t offset;
+  double density, shared;
+};
+
+void check_case(const Case& c, uint64_t seed) {
+  SCOPED_TRACE(::testing::Message() << "n=" << c.n << " copies=" << c.copies << " offset=" << c.offset
+                                  << " density=" << c.density << " shared=" << c.shared);
+  std::mt19937_64 rng(seed);
+  Target t(c.n, c.offset, c.copies);
+  const Bytes s = random_bytes(rng, c.n);
+  t.set_original(s);
+
+  // init
+  kernels::replicate(t.buffers(), nullptr);
+  std::vector<Bytes> ref_copies(c.copies);
+  reference::replicate(s, ref_copies);
+  ASSERT_EQ(t.get_copies(), ref_copies);
+
+  // fused ww-check
+  std::vector<Bytes> p1 = random_pass1(rng, s, c.copies, c.density, c.shared);
+  t.set_copies(p1);
+  kernels::ww_check_fused(t.buffers(), t.log(), nullptr);
+  LDCC_CUDA_OK(cudaDeviceSynchronize());
+  std::vector<RaceRecord> ref_records;
+  std::vector<Bytes> ref_p2 = p1;
+  const Bytes ref_union = reference::ww_check_fused(s, ref_p2, 3, ref_records);
+  EXPECT_EQ(t.get_union(), ref_union);
+  EXPECT_EQ(t.get_copies(), ref_p2);
+  EXPECT_EQ(reference::expand(t.get_records()), reference::expand(ref_records));
+
+  // the unfused pair computes the same
+  t.set_copies(p1);
+  kernels::ww_check_union(t.buffers(), t.log(), nullptr);
+  kernels::init_pass2(t.buffers(), nullptr);
+  LDCC_CUDA_OK(cudaDeviceSynchronize());
+  EXPECT_EQ(t.get_union(), ref_union);
+  EXPECT_EQ(t.get_copies(), ref_p2);
+  EXPECT_EQ(reference::expand(t.get_records()), reference::expand(ref_records));
+
+  // rw-check fused with commit, on pass-2 results where some copies diverge
+  std::vector<Bytes> p2 = ref_p2;
+  for (uint32_t k = 0; k < c.copies; ++k) p2[k] = ref_union;
+  for (uint32_t k = 0; k < c.copies; k += 3)
+    for (int i = 0; i < 3 && c.n; ++i) p2[k][rng() % c.n] ^= uint8_t(1 + rng() % 255);
+  t.set_copies(p2);
+  kernels::rw_check(t.buffers(), t.log(), true, nullptr);
+  LDCC_CUDA_OK(cudaDeviceSynchronize());
+  ref_records.clear();
+  reference::rw_check(ref_union, p2, 3, ref_records);
+  EXPECT_EQ(reference::expand(t.get_records()), reference::expand(ref_records));
+  EXPECT_EQ(t.get_original(), ref_union);
+
+  // commit alone
+  t.set_original(s);
+  kernels::commit(t.buffers(), nullptr);
+  EXPECT_EQ(t.get_original(), ref_union);
+
+  // deterministic merge, then merge + replicate
+  for (bool replicate_after : {false, true}) {
+    t.set_original(s);
+    t.set_copies(p1);
+    kernels::merge_ordered(t.buffers(), replicate_after, nullptr);
+    Bytes merged = s;
+    reference::merge_ordered(merged, p1);
+    EXPECT_EQ(t.get_original(), merged);
+    EXPECT_EQ(t.get_copies(), replicate_after ? std::vector<Bytes>(c.copies, merged) : p1);
+  }
+}
+
+TEST(CheckKernels, MatchReferenceOnRandomStates) {
+  LDCC_REQUIRE_GPU();
+  uint64_t seed = 1;
+  for (uint32_t copies : {1u, 2u, 3u, 4u, 5u, 8u, 13u, 16u, 17u, 32u, 33u, 64u, 65u, 100u})
+    for (size_t n : {size_t(1), size_t(15), size_t(16), size_t(17), size_t(511), size_t(513), size_t(4099)})
+      for (size_t offset : {size_t(0), size_t(3)})
+        for (auto [density, shared] : {std::pair{0.0, 0.0}, std::pair{0.05, 0.0}, std::pair{0.05, 0.3}, std::pair{0.8, 0.9}})
+          check_case({n, copies, offset, density, shared}, seed++);
+}
+
+TEST(CheckKernels, MatchReferenceOnLargeTargets) {
+  LDCC_REQUIRE_GPU();
+  check_case({(1 << 20) + 7, 8, 0, 0.001, 0.2}, 11);
+  check_case({(1 << 20) + 9, 24, 5, 0.0005, 0.1}, 12);
+  check_case({(1 << 22), 2, 0, 0.3, 0.0}, 13);
+}
+
+TEST(CheckKernels, SameValueAndRevertedWritesAreNotSeen) {
+  LDCC_REQUIRE_GPU();
+  Target t(100, 0, 2);
+  const Bytes s(100, 42);
+  t.set_original(s);
+  std::vector<Bytes> p1(2, s);
+  p1[0][7] = 42;  // same-value write: invisible by design (paper section 4.7)
+  p1[1][7] = 42;
+  t.set_copies(p1);
+  kernels::ww_check_fused(t.buffers(), t.log(), nullptr);
+  EXPECT_TRUE(t.get_records().empty());
+  EXPECT_EQ(t.get_union(), s);
+}
+
+TEST(CheckKernels, FullLogCountsEveryRecordAndKeepsTheFirst) {
+  LDCC_REQUIRE_GPU();
+  const size_t n = 4096, racy_every = 64, capacity = 5;
+  Target t(n, 0, 2, capacity);
+  const Bytes s(n, 0);
+  t.set_original(s);
+  std::vector<Bytes> p1(2, s);
+  for (size_t x = 0; x < n; x += racy_every) p1[0][x] = 1, p1[1][x] = 2;  // one record per racy byte
+  t.set_copies(p1);
+  kernels::ww_check_fused(t.buffers(), t.log(), nullptr);
+  unsigned long long total = 0;
+  const auto kept = t.get_records(&total);
+  EXPECT_EQ(total, n / racy_every);
+  ASSERT_EQ(kept.size(), capacity);
+  for (const RaceRecord& r : kept) {
+    EXPECT_EQ(r.byte_hi - r.byte_lo, 1u);
+    EXPECT_EQ(r.byte_lo % racy_every, 0u);
+    EXPECT_EQ(r.unit_a, 0u);
+    EXPECT_EQ(r.unit_b, 1u);
+  }
+}
+
+}  // namespace
+}  // namespace ldcc::testing

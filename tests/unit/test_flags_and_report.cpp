@@ -1,0 +1,129 @@
+// Run-time flags and race reports (text, JSON, coalescing). Host only.
+#include <gtest/gtest.h>
+
+#include "flags.h"
+#include "report.h"
+
+namespace ldcc {
+namespace {
+
+TEST(Flags, Modes) {
+  EXPECT_EQ(parse_mode("check"), Mode::Check);
+  EXPECT_EQ(parse_mode("deterministic"), Mode::Deterministic);
+  EXPECT_EQ(parse_mode("off"), Mode::Off);
+  EXPECT_FALSE(parse_mode("fast").has_value());
+}
+
+TEST(Flags, MemLimitBytesAndPercent) {
+  EXPECT_EQ(parse_mem_limit("4096")->resolve(1), 4096u);
+  EXPECT_EQ(parse_mem_limit("512M")->resolve(1), 512ull << 20);
+  EXPECT_EQ(parse_mem_limit("2G")->resolve(1), 2ull << 30);
+  EXPECT_EQ(parse_mem_limit("25%")->resolve(1000), 250u);
+  EXPECT_FALSE(parse_mem_limit("").has_value());
+  EXPECT_FALSE(parse_mem_limit("lots").has_value());
+  EXPECT_FALSE(parse_mem_limit("150%").has_value());
+  EXPECT_FALSE(parse_mem_limit("3T").has_value());
+}
+
+TEST(Flags, EveryFlagIsDocumented) {
+  const std::string help = flags_help();
+  for (const char* name : {"LDCC_MODE", "LDCC_REPORT", "LDCC_ERROR_EXITCODE", "LDCC_MEM_LIMIT", "LDCC_LOG_CAPACITY", "LDCC_VERBOSE"})
+    EXPECT_NE(help.find(name), std::string::npos) << name;
+}
+
+Race race(RaceKind kind, uint64_t lo, uint64_t hi, std::vector<uint32_t> a, std::vector<uint32_t> b) {
+  return Race{kind, "global", "scatter", "kernel entry .. kernel exit", "out", 4, lo, hi, "block", std::move(a), std::move(b)};
+}
+
+TEST(Report, CoalescesAdjacentRangesOfTheSameRace) {
+  const auto merged = coalesce({race(RaceKind::WriteWrite, 16, 32, {1}, {2}), race(RaceKind::WriteWrite, 0, 16, {1}, {2}),
+                                race(RaceKind::WriteWrite, 0, 16, {1}, {3}), race(RaceKind::WriteWrite, 8, 12, {1}, {2})});
+  ASSERT_EQ(merged.size(), 2u);
+  EXPECT_EQ(merged[0].byte_lo, 0u);
+  EXPECT_EQ(merged[0].byte_hi, 32u);
+  EXPECT_EQ(merged[0].units_b, std::vector<uint32_t>{2});
+  EXPECT_EQ(merged[1].units_b, std::vector<uint32_t>{3});
+}
+
+TEST(Report, HumanTextNamesVariableElementBytesAndUnits) {
+  EXPECT_EQ(format_race(race(RaceKind::WriteWrite, 12, 16, {3}, {7})),
+            "ldcc: write-write race on global memory\n"
+            "  kernel:   scatter\n"
+            "  region:   kernel entry .. kernel exit\n"
+            "  variable: out[3] (bytes 12..15 of out)\n"
+            "  units:    block 3 and block 7 both wrote it\n");
+  EXPECT_EQ(format_race(race(RaceKind::ReadWrite, 8, 24, {5}, {})),
+            "ldcc: read-write race on global memory\n"
+            "  kernel:   scatter\n"
+            "  region:   kernel entry .. kernel exit\n"
+            "  variable: out[2..5] (bytes 8..23 of out)\n"
+            "  units:    block 5 read a value another block wrote in the same region\n");
+}
+
+TEST(Report, UnitListsAreCompact) {
+  EXPECT_EQ(format_units("warp", {4}), "warp 4");
+  EXPECT_EQ(format_units("block", {0, 1, 2, 3, 8, 10, 11}),
+            "blocks 0-3, 8, 10-11 (sharing one copy in a memory-limited round)");
+}
+
+TEST(Report, SummaryLine) {
+  EXPECT_EQ(summary_line({}, 3, 0, 0), "ldcc: no races in 3 checked launches");
+  EXPECT_EQ(summary_line({race(RaceKind::WriteWrite, 0, 4, {0}, {1}), race(RaceKind::ReadWrite, 0, 4, {1}, {})}, 1, 2, 5),
+            "ldcc: 2 races (1 write-write, 1 read-write) in 1 checked launch, 2 launches unchecked; "
+            "5 race records dropped (raise LDCC_LOG_CAPACITY)");
+}
+
+TEST(Report, Json) {
+  EXPECT_EQ(races_to_json({race(RaceKind::WriteWrite, 12, 16, {3}, {7})}, 1, 0, 0),
+            "{\"checked_launches\":1,\"unchecked_launches\":0,\"dropped_records\":0,\"races\":[{\"kind\":\"write-write\","
+            "\"space\":\"global\",\"kernel\":\"scatter\",\"region\":\"kernel entry .. kernel exit\",\"variable\":\"out\","
+            "\"element_size\":4,\"first_element\":3,\"last_element\":3,\"byte_lo\":12,\"byte_hi\":16,\"unit_kind\":\"block\","
+            "\"units_a\":[3],\"units_b\":[7]}]}\n");
+}
+
+}  // namespace
+}  // namespace ldcc
+
+#include "race_filter.h"
+
+namespace ldcc {
+namespace {
+
+RaceRecord record(RaceKind kind, uint32_t a, uint64_t lo, uint64_t hi, uint32_t target = 0) {
+  return RaceRecord{uint32_t(kind), target, a, kind == RaceKind::WriteWrite ? a + 1 : kNoUnit, lo, hi};
+}
+
+TEST(ByteRanges, AddMergesAndSubtractSplits) {
+  ByteRanges set;
+  set.add(10, 20);
+  set.add(30, 40);
+  set.add(20, 25);  // adjacent: merges with [10,20)
+  using Parts = std::vector<std::pair<uint64_t, uint64_t>>;
+  EXPECT_EQ(set.subtract(0, 50), (Parts{{0, 10}, {25, 30}, {40, 50}}));
+  EXPECT_EQ(set.subtract(12, 18), Parts{});
+  EXPECT_EQ(set.subtract(22, 33), (Parts{{25, 30}}));
+  set.add(5, 45);
+  EXPECT_EQ(set.subtract(0, 50), (Parts{{0, 5}, {45, 50}}));
+}
+
+TEST(RaceFilter, ReadWriteOnWriteWriteBytesOfTheSameRoundIsDropped) {
+  RaceFilter filter;
+  const auto fresh = filter.next_round({record(RaceKind::WriteWrite, 0, 8, 12), record(RaceKind::ReadWrite, 0, 4, 16),
+                                        record(RaceKind::ReadWrite, 2, 8, 12, /*target*/ 1)});
+  ASSERT_EQ(fresh.size(), 4u);
+  EXPECT_EQ(fresh[0], record(RaceKind::WriteWrite, 0, 8, 12));
+  EXPECT_EQ(fresh[1], record(RaceKind::ReadWrite, 0, 4, 8));
+  EXPECT_EQ(fresh[2], record(RaceKind::ReadWrite, 0, 12, 16));
+  EXPECT_EQ(fresh[3], record(RaceKind::ReadWrite, 2, 8, 12, 1));  // other target: kept
+}
+
+TEST(RaceFilter, LaterRoundsReportOnlyNewBytes) {
+  RaceFilter filter;
+  EXPECT_EQ(filter.next_round({record(RaceKind::WriteWrite, 0, 0, 4)}).size(), 1u);
+  const auto second = filter.next_round({record(RaceKind::WriteWrite, 1, 0, 4), record(RaceKind::WriteWrite, 1, 64, 68)});
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_EQ(second[0], record(RaceKind::WriteWrite, 1, 64, 68));
+}
+
+}  // namespace
+}  // namespace ldcc

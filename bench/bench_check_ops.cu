@@ -170,7 +170,17 @@ int main(int argc, char** argv) {
           {"commit", 2.0, after_ww_union, [&] { ldcc::kernels::commit(t, nullptr); }},
           {"merge_ordered", m + 2.0, pass1_state, [&] { ldcc::kernels::merge_ordered(t, false, nullptr); }},
       };
-      for (const Op& op : ops) {
+      // Past 16 copies, every ww-check layout that holds m copies, to choose ww_fused's default from data.
+      std::vector<Op> all_ops = ops;
+      const std::pair<const char*, ldcc::kernels::WwLayout> layouts[] = {
+          {"ww_fused[reg16]", ldcc::kernels::WwLayout::Registers16}, {"ww_fused[reg8]", ldcc::kernels::WwLayout::Registers8},
+          {"ww_fused[reg4]", ldcc::kernels::WwLayout::Registers4}, {"ww_fused[stream]", ldcc::kernels::WwLayout::Streaming}};
+      if (m > 16)
+        for (auto [name, layout] : layouts)
+          if (ldcc::kernels::ww_layout_supports(layout, m))
+            all_ops.push_back({name, 2.0 * m + 2, pass1_state,
+                               [&, layout = layout] { ldcc::kernels::ww_check_fused_with(t, log, layout, nullptr); }});
+      for (const Op& op : all_ops) {
         const double moved = op.bytes_factor * double(n);
         const double ms = time_ms(op.run, reps_for(uint64_t(moved)), op.setup);
         const double gbs = moved / (ms * 1e6);

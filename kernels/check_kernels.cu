@@ -67,30 +67,58 @@ void launch(Kernel kernel, const TargetBuffers& t, cudaStream_t stream, Args... 
   kernel<<<grid_for(kernel, t.stride / kBytes), kThreads, 0, stream>>>(t, args...);
 }
 
-// The register-resident check holds kBytes x copies per thread; narrower chunks for more copies keep
-// that at 256 bytes (64 registers) so occupancy stays high enough to saturate memory bandwidth.
 template <bool kWritePass2>
-void ww_check(const TargetBuffers& t, const RaceLogView& log, cudaStream_t stream) {
+void ww_check(const TargetBuffers& t, const RaceLogView& log, WwLayout layout, cudaStream_t stream) {
   const uint32_t m = t.num_copies;
-  if (m <= 2) launch<16>(ww_check_kernel<16, 2, kWritePass2>, t, stream, log);
-  else if (m <= 4) launch<16>(ww_check_kernel<16, 4, kWritePass2>, t, stream, log);
-  else if (m <= 8) launch<16>(ww_check_kernel<16, 8, kWritePass2>, t, stream, log);
-  else if (m <= 16) launch<16>(ww_check_kernel<16, 16, kWritePass2>, t, stream, log);
-  else if (m <= 32) launch<8>(ww_check_kernel<8, 32, kWritePass2>, t, stream, log);
-  else if (m <= kMaxRegisterCopies) launch<4>(ww_check_kernel<4, 64, kWritePass2>, t, stream, log);
-  else launch<16>(ww_check_streaming_kernel<kWritePass2>, t, stream, log);
+  if (layout == WwLayout::Auto) layout = auto_ww_layout(m);
+  if (!ww_layout_supports(layout, m)) layout = WwLayout::Streaming;
+  switch (layout) {
+    case WwLayout::Registers16:
+      if (m <= 2) return launch<16>(ww_check_kernel<16, 2, kWritePass2>, t, stream, log);
+      if (m <= 4) return launch<16>(ww_check_kernel<16, 4, kWritePass2>, t, stream, log);
+      if (m <= 8) return launch<16>(ww_check_kernel<16, 8, kWritePass2>, t, stream, log);
+      if (m <= 16) return launch<16>(ww_check_kernel<16, 16, kWritePass2>, t, stream, log);
+      return launch<16>(ww_check_kernel<16, 32, kWritePass2>, t, stream, log);
+    case WwLayout::Registers8:
+      if (m <= 32) return launch<8>(ww_check_kernel<8, 32, kWritePass2>, t, stream, log);
+      return launch<8>(ww_check_kernel<8, 64, kWritePass2>, t, stream, log);
+    case WwLayout::Registers4:
+      if (m <= 32) return launch<4>(ww_check_kernel<4, 32, kWritePass2>, t, stream, log);
+      return launch<4>(ww_check_kernel<4, 64, kWritePass2>, t, stream, log);
+    default:
+      return launch<16>(ww_check_streaming_kernel<kWritePass2>, t, stream, log);
+  }
 }
 
 }  // namespace
 
+bool ww_layout_supports(WwLayout layout, uint32_t copies) {
+  switch (layout) {
+    case WwLayout::Registers16: return copies <= 32;
+    case WwLayout::Registers8:
+    case WwLayout::Registers4: return copies <= 64;
+    default: return true;
+  }
+}
+
+WwLayout auto_ww_layout(uint32_t copies) {
+  if (copies <= 16) return WwLayout::Registers16;
+  if (copies <= 64) return WwLayout::Registers4;
+  return WwLayout::Streaming;
+}
+
+void ww_check_fused_with(const TargetBuffers& t, const RaceLogView& log, WwLayout layout, cudaStream_t stream) {
+  ww_check<true>(t, log, layout, stream);
+}
+
 void replicate(const TargetBuffers& t, cudaStream_t stream) { launch<16>(replicate_kernel, t, stream); }
 
 void ww_check_fused(const TargetBuffers& t, const RaceLogView& log, cudaStream_t stream) {
-  ww_check<true>(t, log, stream);
+  ww_check<true>(t, log, WwLayout::Auto, stream);
 }
 
 void ww_check_union(const TargetBuffers& t, const RaceLogView& log, cudaStream_t stream) {
-  ww_check<false>(t, log, stream);
+  ww_check<false>(t, log, WwLayout::Auto, stream);
 }
 
 void init_pass2(const TargetBuffers& t, cudaStream_t stream) { launch<16>(init_pass2_kernel, t, stream); }

@@ -203,7 +203,9 @@ LaunchResult Checker::run(uint32_t units, const std::function<void(const DeviceV
                              uint32_t(log_capacity)};
   std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> units_cache;
   std::vector<RaceRecord> records;
-  RaceFilter filter;
+  std::vector<uint64_t> element_sizes;
+  for (const TargetInfo& t : s.targets) element_sizes.push_back(t.element_size);
+  RaceFilter filter(element_sizes);
 
   for (uint32_t round = 0; round < plan->rounds(); ++round) {
     const std::vector<uint32_t> copy_of = plan->copy_table(round);

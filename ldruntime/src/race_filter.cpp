@@ -28,10 +28,18 @@ std::vector<std::pair<uint64_t, uint64_t>> ByteRanges::subtract(uint64_t lo, uin
   return parts;
 }
 
+uint64_t RaceFilter::element_size(uint32_t target) const {
+  return target < element_sizes_.size() && element_sizes_[target] ? element_sizes_[target] : 1;
+}
+
 std::vector<RaceRecord> RaceFilter::next_round(const std::vector<RaceRecord>& records) {
+  auto add_elements = [&](std::map<uint32_t, ByteRanges>& set, const RaceRecord& r) {
+    const uint64_t es = element_size(r.target);
+    set[r.target].add(r.byte_lo / es * es, (r.byte_hi + es - 1) / es * es);
+  };
   std::map<uint32_t, ByteRanges> ww_now;
   for (const RaceRecord& r : records)
-    if (r.kind == uint32_t(RaceKind::WriteWrite)) ww_now[r.target].add(r.byte_lo, r.byte_hi);
+    if (r.kind == uint32_t(RaceKind::WriteWrite)) add_elements(ww_now, r);
 
   std::vector<RaceRecord> fresh;
   for (const RaceRecord& r : records) {
@@ -46,7 +54,7 @@ std::vector<RaceRecord> RaceFilter::next_round(const std::vector<RaceRecord>& re
       }
     }
   }
-  for (const RaceRecord& r : fresh) reported_[r.target].add(r.byte_lo, r.byte_hi);
+  for (const RaceRecord& r : fresh) add_elements(reported_, r);
   return fresh;
 }
 

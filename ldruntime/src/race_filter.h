@@ -1,9 +1,11 @@
 // Decides which device race records of a check are new. Host only.
-//  - A read-write record on a byte of a write-write race of the same round is that ww race seen
-//    again (the reverted writer rewrote its own value in pass 2), not a read: dropped.
+//  - A read-write record on an element of a write-write race of the same round is that ww race seen
+//    again, not a read: the reverted writer rewrote its own value in pass 2, or its bytes that
+//    happened to equal S were invisible to the ww-check. Dropped.
 //  - Once a round finds a race, its units were not independent after all, so later rounds see the
-//    same bytes race again between other copy groupings: each racy byte is reported by the first
-//    round that finds it.
+//    same elements race again between other copy groupings: each racy element is reported by the
+//    first round that finds it.
+// Elements are the target's element size (1 where unknown): a race is about a variable's element.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -25,11 +27,14 @@ class ByteRanges {
 
 class RaceFilter {
  public:
+  explicit RaceFilter(std::vector<uint64_t> element_sizes = {}) : element_sizes_(std::move(element_sizes)) {}
   // Returns the new records of one round, split where parts were already reported.
   std::vector<RaceRecord> next_round(const std::vector<RaceRecord>& records);
 
  private:
-  std::map<uint32_t, ByteRanges> reported_;  // per target
+  uint64_t element_size(uint32_t target) const;
+  std::vector<uint64_t> element_sizes_;
+  std::map<uint32_t, ByteRanges> reported_;  // per target, whole elements
 };
 
 }  // namespace ldcc

@@ -61,7 +61,9 @@ std::vector<Race> coalesce(std::vector<Race> races) {
   });
   std::vector<Race> merged;
   for (Race& race : races) {
-    if (!merged.empty() && identity(merged.back()) == identity(race) && race.byte_lo <= merged.back().byte_hi) {
+    // Same race if it continues the previous range or falls in the element where that one ends.
+    const auto element_end = [](const Race& r) { return (r.byte_hi + r.element_size - 1) / r.element_size * r.element_size; };
+    if (!merged.empty() && identity(merged.back()) == identity(race) && race.byte_lo <= element_end(merged.back())) {
       merged.back().byte_hi = std::max(merged.back().byte_hi, race.byte_hi);
       continue;
     }

@@ -8,7 +8,7 @@
 
 namespace ldcc {
 
-// Merges races that differ only by adjacent or overlapping byte ranges, and drops exact duplicates.
+// Merges races that differ only by byte ranges that overlap, touch, or share an element.
 std::vector<Race> coalesce(std::vector<Race> races);
 
 std::string format_units(const std::string& unit_kind, const std::vector<uint32_t>& units);

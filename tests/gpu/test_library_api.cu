@@ -89,8 +89,9 @@ TEST(LibraryApi, WriteWriteRaceNamesVariableElementAndBlocks) {
     EXPECT_EQ(race.kind, RaceKind::WriteWrite);
     EXPECT_EQ(race.target, "out");
     EXPECT_EQ(race.space, "global");
+    // Only byte 0 of the element differs between the two values (-b-1 and b+2): the others of b+2 equal S.
     EXPECT_EQ(race.byte_lo, uint64_t((b + 1) * kThreads) * sizeof(int));
-    EXPECT_EQ(race.byte_hi, race.byte_lo + sizeof(int));
+    EXPECT_EQ(race.byte_hi, race.byte_lo + 1);
     EXPECT_EQ(race.units_a, std::vector<uint32_t>{uint32_t(b)});
     EXPECT_EQ(race.units_b, std::vector<uint32_t>{uint32_t(b + 1)});
   }
@@ -109,8 +110,9 @@ TEST(LibraryApi, ReadWriteRaceNamesTheReadingBlockAndItsElement) {
     const Race& race = r.races[b];
     EXPECT_EQ(race.kind, RaceKind::ReadWrite);
     EXPECT_EQ(race.target, "data");
-    EXPECT_EQ(race.byte_lo / sizeof(int), uint64_t((b + 1) * kThreads - 1));  // the element its read fed
-    EXPECT_EQ(race.byte_hi - race.byte_lo, sizeof(int));
+    // The element its read fed; the byte range is the bytes whose value changed.
+    EXPECT_EQ(race.byte_lo / sizeof(int), uint64_t((b + 1) * kThreads - 1));
+    EXPECT_EQ((race.byte_hi - 1) / sizeof(int), uint64_t((b + 1) * kThreads - 1));
     EXPECT_EQ(race.units_a, std::vector<uint32_t>{uint32_t(b)});
     EXPECT_TRUE(race.units_b.empty());
   }
@@ -211,8 +213,10 @@ TEST(LibraryApi, DeterministicModeMergesInBlockOrder) {
     checker.add_target("out", out.ptr, n * sizeof(int), sizeof(int));
     checker.run(blocks, [&](const DeviceView& v) { overlapping_tiles<<<blocks, kThreads>>>(v, n); });
     const std::vector<int> got = out.download();
-    // The racy element (b+1)*T is written by block b (-b-1) and block b+1 (b+2): the higher block wins.
-    for (int b = 0; b + 1 < blocks; ++b) EXPECT_EQ(got[(b + 1) * kThreads], b + 2);
+    // The racy element (b+1)*T is written by block b (-b-1) and block b+1 (b+2). Merging is per byte
+    // over values: the higher block wins each byte it changed from S (0), so the bytes of b+2 that are
+    // 0 keep block b's 0xff: 0xffffff00 | (b+2).
+    for (int b = 0; b + 1 < blocks; ++b) EXPECT_EQ(got[(b + 1) * kThreads], int(0xffffff00u | uint32_t(b + 2)));
     if (run == 0) first = got;
     EXPECT_EQ(got, first);
   }

@@ -45,6 +45,14 @@ TEST(Report, CoalescesAdjacentRangesOfTheSameRace) {
   EXPECT_EQ(merged[1].units_b, std::vector<uint32_t>{3});
 }
 
+TEST(Report, CoalescesRangesThatShareAnElement) {
+  const auto merged = coalesce({race(RaceKind::ReadWrite, 0, 1, {1}, {}), race(RaceKind::ReadWrite, 2, 3, {1}, {}),
+                                race(RaceKind::ReadWrite, 9, 10, {1}, {})});
+  ASSERT_EQ(merged.size(), 2u);  // bytes 0 and 2 are both element 0; byte 9 is element 2
+  EXPECT_EQ(merged[0].byte_hi, 3u);
+  EXPECT_EQ(merged[1].byte_lo, 9u);
+}
+
 TEST(Report, HumanTextNamesVariableElementBytesAndUnits) {
   EXPECT_EQ(format_race(race(RaceKind::WriteWrite, 12, 16, {3}, {7})),
             "ldcc: write-write race on global memory\n"
@@ -115,6 +123,17 @@ TEST(RaceFilter, ReadWriteOnWriteWriteBytesOfTheSameRoundIsDropped) {
   EXPECT_EQ(fresh[1], record(RaceKind::ReadWrite, 0, 4, 8));
   EXPECT_EQ(fresh[2], record(RaceKind::ReadWrite, 0, 12, 16));
   EXPECT_EQ(fresh[3], record(RaceKind::ReadWrite, 2, 8, 12, 1));  // other target: kept
+}
+
+// A 4-byte element whose low byte two units wrote (ww) while one unit's other bytes equalled S: the
+// rw records on bytes 1..3 are the same race, as is anything on that element in a later round.
+TEST(RaceFilter, WholeElementsOfAWriteWriteRaceAbsorbReadWriteRecords) {
+  RaceFilter filter({4});
+  const auto fresh = filter.next_round({record(RaceKind::WriteWrite, 4, 2560, 2561), record(RaceKind::ReadWrite, 5, 2561, 2564),
+                                        record(RaceKind::ReadWrite, 5, 2564, 2566)});
+  ASSERT_EQ(fresh.size(), 2u);
+  EXPECT_EQ(fresh[1], record(RaceKind::ReadWrite, 5, 2564, 2566));
+  EXPECT_TRUE(filter.next_round({record(RaceKind::ReadWrite, 1, 2567, 2568)}).empty());
 }
 
 TEST(RaceFilter, LaterRoundsReportOnlyNewBytes) {

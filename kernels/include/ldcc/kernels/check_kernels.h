@@ -23,7 +23,14 @@ void commit(const TargetBuffers& t, cudaStream_t stream);
 // `replicate_after` every copy is reset to the merged state in the same pass.
 void merge_ordered(const TargetBuffers& t, bool replicate_after, cudaStream_t stream);
 
-// How many copies the fused ww-check keeps in registers before it switches to two streaming passes.
-constexpr uint32_t kMaxRegisterCopies = 64;
+// How the fused ww-check holds one chunk of every copy. Registers<N>: N-byte chunks, all copies in
+// registers, each input read once (Registers16 up to 32 copies, Registers8/4 up to 64). Streaming:
+// any number of copies; builds U in one pass and re-reads the copies (mostly from L2) for pass 2.
+// ww_check_fused picks by copy count (Auto); benchmarks compare the layouts.
+enum class WwLayout { Auto, Registers16, Registers8, Registers4, Streaming };
+void ww_check_fused_with(const TargetBuffers& t, const RaceLogView& log, WwLayout layout, cudaStream_t stream);
+// The layout Auto resolves to for a copy count, and whether a layout can hold that many copies.
+WwLayout auto_ww_layout(uint32_t copies);
+bool ww_layout_supports(WwLayout layout, uint32_t copies);
 
 }  // namespace ldcc::kernels

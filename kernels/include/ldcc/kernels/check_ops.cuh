@@ -237,16 +237,29 @@ __device__ __forceinline__ void init_pass2_chunk(const TargetBuffers& t, uint64_
 }
 
 // rw-check (step 5): a copy whose pass-2 state differs from U read another unit's write. With
-// kCommit it is fused with the commit (step 6), S := U, so U is read once for both.
+// kCommit it is fused with the commit (step 6), S := U, so U is read once for both. Copies are
+// loaded kBatch at a time so their loads overlap; the slow path runs only after a batch differs.
 template <int kBytes, bool kCommit>
 __device__ __forceinline__ void rw_check_chunk(const TargetBuffers& t, uint64_t off, const RaceLogView& log) {
+  constexpr int kBatch = 8;
   const Chunk<kBytes> u = load_chunk<kBytes>(t.uni + off);
-  for (uint32_t k = 0; k < t.num_copies; ++k) {
-    const Chunk<kBytes> p = load_chunk<kBytes>(copy_at(t, k, off));
-    uint32_t differs = 0;
+  for (uint32_t k0 = 0; k0 < t.num_copies; k0 += kBatch) {
+    Chunk<kBytes> p[kBatch];
 #pragma unroll
-    for (int i = 0; i < Chunk<kBytes>::kWords; ++i) differs |= p.w[i] ^ u.w[i];
-    if (differs) log_read_write<kBytes>(t, off, k, u, p, log);
+    for (int j = 0; j < kBatch; ++j)
+      if (k0 + j < t.num_copies) p[j] = load_chunk<kBytes>(copy_at(t, k0 + j, off));
+    uint32_t differing = 0;  // bit j: copy k0 + j differs from U
+#pragma unroll
+    for (int j = 0; j < kBatch; ++j) {
+      if (k0 + j >= t.num_copies) break;
+      uint32_t bits = 0;
+#pragma unroll
+      for (int i = 0; i < Chunk<kBytes>::kWords; ++i) bits |= p[j].w[i] ^ u.w[i];
+      differing |= uint32_t(bits != 0) << j;
+    }
+    if (differing)
+      for (int j = 0; j < kBatch; ++j)
+        if (differing >> j & 1) log_read_write<kBytes>(t, off, k0 + j, u, p[j], log);
   }
   if constexpr (kCommit) store_original<kBytes>(t, off, u);
 }

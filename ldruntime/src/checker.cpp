@@ -206,6 +206,7 @@ LaunchResult Checker::run(uint32_t units, const std::function<void(const DeviceV
   std::vector<uint64_t> element_sizes;
   for (const TargetInfo& t : s.targets) element_sizes.push_back(t.element_size);
   RaceFilter filter(element_sizes);
+  std::vector<std::pair<uint32_t, RaceRecord>> found;  // (round, record)
 
   for (uint32_t round = 0; round < plan->rounds(); ++round) {
     const std::vector<uint32_t> copy_of = plan->copy_table(round);
@@ -228,8 +229,10 @@ LaunchResult Checker::run(uint32_t units, const std::function<void(const DeviceV
     if (!records.empty())
       cudaMemcpy(records.data(), log_view.records, records.size() * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
     if (logged > log_capacity) result.dropped_records += logged - log_capacity;
-    for (const RaceRecord& r : filter.next_round(records)) result.races.push_back(s.race_from(r, *plan, round, units_cache));
+    for (const RaceRecord& r : filter.next_round(records)) found.emplace_back(round, r);
   }
+  for (const auto& [round, r] : found)
+    if (filter.survives(r)) result.races.push_back(s.race_from(r, *plan, round, units_cache));
   result.checked = true;
   if (flags().verbose == "1")
     std::fprintf(stderr, "ldcc: %s: %u units, %u copies, %u rounds, %llu extra bytes\n", s.kernel.c_str(), units, copies,

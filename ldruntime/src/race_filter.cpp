@@ -32,18 +32,26 @@ uint64_t RaceFilter::element_size(uint32_t target) const {
   return target < element_sizes_.size() && element_sizes_[target] ? element_sizes_[target] : 1;
 }
 
+void RaceFilter::add_elements(std::map<uint32_t, ByteRanges>& set, const RaceRecord& r) const {
+  const uint64_t es = element_size(r.target);
+  set[r.target].add(r.byte_lo / es * es, (r.byte_hi + es - 1) / es * es);
+}
+
+bool RaceFilter::survives(const RaceRecord& r) const {
+  if (r.kind != uint32_t(RaceKind::ReadWrite)) return true;
+  auto ww = ww_elements_.find(r.target);
+  return ww == ww_elements_.end() || !ww->second.subtract(r.byte_lo, r.byte_hi).empty();
+}
+
 std::vector<RaceRecord> RaceFilter::next_round(const std::vector<RaceRecord>& records) {
-  auto add_elements = [&](std::map<uint32_t, ByteRanges>& set, const RaceRecord& r) {
-    const uint64_t es = element_size(r.target);
-    set[r.target].add(r.byte_lo / es * es, (r.byte_hi + es - 1) / es * es);
-  };
   std::map<uint32_t, ByteRanges> ww_now;
   for (const RaceRecord& r : records)
-    if (r.kind == uint32_t(RaceKind::WriteWrite)) add_elements(ww_now, r);
+    if (r.kind == uint32_t(RaceKind::WriteWrite)) add_elements(ww_now, r), add_elements(ww_elements_, r);
 
   std::vector<RaceRecord> fresh;
   for (const RaceRecord& r : records) {
-    for (auto [lo, hi] : reported_[r.target].subtract(r.byte_lo, r.byte_hi)) {
+    auto& reported = (r.kind == uint32_t(RaceKind::WriteWrite) ? reported_ww_ : reported_any_)[r.target];
+    for (auto [lo, hi] : reported.subtract(r.byte_lo, r.byte_hi)) {
       auto pieces = r.kind == uint32_t(RaceKind::ReadWrite) ? ww_now[r.target].subtract(lo, hi)
                                                             : std::vector<std::pair<uint64_t, uint64_t>>{{lo, hi}};
       for (auto [plo, phi] : pieces) {
@@ -54,7 +62,10 @@ std::vector<RaceRecord> RaceFilter::next_round(const std::vector<RaceRecord>& re
       }
     }
   }
-  for (const RaceRecord& r : fresh) add_elements(reported_, r);
+  for (const RaceRecord& r : fresh) {
+    add_elements(reported_any_, r);
+    if (r.kind == uint32_t(RaceKind::WriteWrite)) add_elements(reported_ww_, r);
+  }
   return fresh;
 }
 

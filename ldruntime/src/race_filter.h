@@ -4,7 +4,10 @@
 //    happened to equal S were invisible to the ww-check. Dropped.
 //  - Once a round finds a race, its units were not independent after all, so later rounds see the
 //    same elements race again between other copy groupings: each racy element is reported by the
-//    first round that finds it.
+//    first round that finds it (a ww race only by an earlier ww race, which it would absorb).
+//  - After the last round, a read-write record on an element that a write-write race of any round
+//    covers is absorbed by it: in a memory-limited round, racing units that share a copy can leave
+//    it with different values in the two passes, which shows up as a rw record on that element.
 // Elements are the target's element size (1 where unknown): a race is about a variable's element.
 #pragma once
 #include <cstdint>
@@ -30,11 +33,16 @@ class RaceFilter {
   explicit RaceFilter(std::vector<uint64_t> element_sizes = {}) : element_sizes_(std::move(element_sizes)) {}
   // Returns the new records of one round, split where parts were already reported.
   std::vector<RaceRecord> next_round(const std::vector<RaceRecord>& records);
+  // Whether a record of any round survives the whole check (see above); call after the last round.
+  bool survives(const RaceRecord& record) const;
 
  private:
   uint64_t element_size(uint32_t target) const;
   std::vector<uint64_t> element_sizes_;
-  std::map<uint32_t, ByteRanges> reported_;  // per target, whole elements
+  void add_elements(std::map<uint32_t, ByteRanges>& set, const RaceRecord& r) const;
+  std::map<uint32_t, ByteRanges> reported_ww_;   // per target, whole elements with a ww report
+  std::map<uint32_t, ByteRanges> reported_any_;  // per target, whole elements with any report
+  std::map<uint32_t, ByteRanges> ww_elements_;  // per target, every round
 };
 
 }  // namespace ldcc

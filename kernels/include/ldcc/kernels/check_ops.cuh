@@ -76,8 +76,11 @@ __device__ __forceinline__ uint8_t* copy_at(const TargetBuffers& t, uint32_t k, 
   return t.copies + uint64_t(k) * t.stride + off;
 }
 
+// Slow-path helpers take everything by value: a reference to the caller's registers would force them
+// into local memory on the fast path too.
+
 // Bounded log, written only on the slow path where a race was found.
-__device__ __forceinline__ void log_race(const RaceLogView& log, RaceKind kind, uint32_t target, uint32_t a,
+__device__ __forceinline__ void log_race(RaceLogView log, RaceKind kind, uint32_t target, uint32_t a,
                                          uint32_t b, uint64_t lo, uint64_t hi) {
   const unsigned long long slot = atomicAdd(log.count, 1ull);
   if (slot < log.capacity) log.records[slot] = RaceRecord{uint32_t(kind), target, a, b, lo, hi};
@@ -85,7 +88,7 @@ __device__ __forceinline__ void log_race(const RaceLogView& log, RaceKind kind, 
 
 // Accumulates byte-level records of one chunk into maximal runs before logging them.
 struct RunLogger {
-  const RaceLogView& log;
+  RaceLogView log;
   RaceKind kind;
   uint32_t target;
   bool open = false;
@@ -109,8 +112,7 @@ struct RunLogger {
 // Slow path of the ww-check: the chunk has a byte written by two copies. Re-reads the copies byte by
 // byte and logs every pair of consecutive writers (see RaceRecord).
 template <int kBytes>
-__device__ __noinline__ void log_write_write(const TargetBuffers& t, uint64_t off, const Chunk<kBytes>& s,
-                                             const RaceLogView& log) {
+__device__ __noinline__ void log_write_write(TargetBuffers t, uint64_t off, Chunk<kBytes> s, RaceLogView log) {
   RunLogger runs{log, RaceKind::WriteWrite, t.target_id};
   for (int b = 0; b < kBytes && off + b < t.bytes; ++b) {
     const uint8_t sb = chunk_byte(s.w, b);
@@ -126,8 +128,8 @@ __device__ __noinline__ void log_write_write(const TargetBuffers& t, uint64_t of
 
 // Slow path of the rw-check: copy k's pass-2 bytes differ from U somewhere in this chunk.
 template <int kBytes>
-__device__ __noinline__ void log_read_write(const TargetBuffers& t, uint64_t off, uint32_t k, const Chunk<kBytes>& u,
-                                            const Chunk<kBytes>& p, const RaceLogView& log) {
+__device__ __noinline__ void log_read_write(TargetBuffers t, uint64_t off, uint32_t k, Chunk<kBytes> u, Chunk<kBytes> p,
+                                            RaceLogView log) {
   RunLogger runs{log, RaceKind::ReadWrite, t.target_id};
   for (int b = 0; b < kBytes && off + b < t.bytes; ++b)
     if (chunk_byte(u.w, b) != chunk_byte(p.w, b)) runs.add(k, kNoUnit, off + b);

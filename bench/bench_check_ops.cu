@@ -108,6 +108,9 @@ int main(int argc, char** argv) {
 
   std::vector<uint64_t> sizes;
   for (uint64_t n = 1ull << 10; n <= max_bytes; n *= quick ? 16 : 4) sizes.push_back(n);
+  if ((32ull << 20) <= max_bytes) sizes.push_back(32ull << 20);  // the size the bandwidth target starts at
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   const std::vector<uint32_t> copy_counts = quick ? std::vector<uint32_t>{2, 16, 64} : std::vector<uint32_t>{2, 4, 8, 16, 32, 64};
 
   FILE* csv = std::fopen(csv_path.c_str(), "w");

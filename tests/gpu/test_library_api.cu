@@ -147,7 +147,10 @@ TEST(LibraryApi, RaceOnlySeparatedInTheLastRoundIsFoundUnderTwoCopies) {
   }
   // ...and nothing else.
   EXPECT_EQ(small.races.size(), big.races.size());
-  EXPECT_EQ(limited.download(), unlimited.download());
+  // Outside the racy elements (whose value depends on who shared a copy), the results are identical.
+  std::vector<int> a = limited.download(), b = unlimited.download();
+  for (const Race& race : big.races) a[race.byte_lo / sizeof(int)] = b[race.byte_lo / sizeof(int)] = 0;
+  EXPECT_EQ(a, b);
 }
 
 TEST(LibraryApi, UnalignedOddSizedTarget) {

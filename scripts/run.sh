@@ -4,9 +4,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${LDCC_BUILD_DIR:-$root/build}"
-bash "$root/scripts/setup.sh"
-cmake -S "$root" -B "$build" -G Ninja ${LDCC_CMAKE_ARGS:-}
-cmake --build "$build" -j "$(nproc)"
+bash "$root/scripts/build.sh"
 example="$build/examples/library_api/library_api_example"
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
   "$example"

@@ -3,8 +3,5 @@
 # tests report SKIPPED; scripts/gpu_run.sh runs them on the GPU machine.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-build="${LDCC_BUILD_DIR:-$root/build}"
-bash "$root/scripts/setup.sh"
-cmake -S "$root" -B "$build" -G Ninja ${LDCC_CMAKE_ARGS:-}
-cmake --build "$build" -j "$(nproc)"
-ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
+bash "$root/scripts/build.sh"
+ctest --test-dir "${LDCC_BUILD_DIR:-$root/build}" --output-on-failure -j "$(nproc)"

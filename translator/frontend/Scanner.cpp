@@ -62,24 +62,22 @@ ScanResult scanFile(const std::string &file, const ScanOptions &opts) {
   int rc = 1;
   llvm::CrashRecoveryContext crc;
   bool survived = crc.RunSafely([&] { rc = tool.run(factory.get()); });
-  if (!survived) {
+  auto file_diagnostic = [&](Diagnostic::Level level, const char* message) {
     Diagnostic d;
-    d.level = Diagnostic::Level::Fatal;
+    d.level = level;
     d.pos.file = file;
-    d.message = "internal error: clang crashed while parsing this file";
+    d.message = message;
     report(result, opts, std::move(d));
+  };
+  if (!survived) {
+    file_diagnostic(Diagnostic::Level::Fatal, "internal error: clang crashed while parsing this file");
     return result;
   }
 
   result.inventory.normalize();
   result.ok = rc == 0 && result.errorCount() == 0;
-  if (!result.ok && result.errorCount() == 0) {
-    Diagnostic d;
-    d.level = Diagnostic::Level::Error;
-    d.pos.file = file;
-    d.message = "clang could not parse this file";
-    report(result, opts, std::move(d));
-  }
+  if (!result.ok && result.errorCount() == 0)
+    file_diagnostic(Diagnostic::Level::Error, "clang could not parse this file");
   return result;
 }
 

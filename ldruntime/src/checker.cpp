@@ -139,13 +139,15 @@ LaunchResult Checker::run(uint32_t units, const std::function<void(const DeviceV
   const uint64_t log_capacity = parse_count(flags().log_capacity).value_or(65536);
   const uint64_t log_bytes = sizeof(unsigned long long) + log_capacity * sizeof(RaceRecord);
 
+  // A single unit cannot race with another at this level, nor be reordered: one plain execution.
+  if (units <= 1 || per_copy == 0) {
+    launch(s.view(DeviceView::First, nullptr, DeviceBuffer(), 0));
+    result.checked = true;
+    return finish(result);
+  }
+
   if (s.options.mode == Mode::Deterministic) {
     // One private copy per unit, one execution, then the ordered merge.
-    if (units <= 1 || !per_copy) {
-      launch(s.view(DeviceView::First, nullptr, DeviceBuffer(), 0));
-      result.checked = true;
-      return finish(result);
-    }
     const uint64_t needed = uint64_t(units) * per_copy;
     DeviceBuffer arena, table;
     if (needed <= memory_budget(s.options)) {
@@ -167,12 +169,6 @@ LaunchResult Checker::run(uint32_t units, const std::function<void(const DeviceV
     result.copies = units;
     result.rounds = 1;
     result.extra_device_bytes = arena.bytes() + table.bytes();
-    return finish(result);
-  }
-
-  if (units <= 1 || per_copy == 0) {  // a single unit cannot race with another at this level
-    launch(s.view(DeviceView::First, nullptr, DeviceBuffer(), 0));
-    result.checked = true;
     return finish(result);
   }
 

@@ -39,14 +39,14 @@ void RaceFilter::add_elements(std::map<uint32_t, ByteRanges>& set, const RaceRec
 
 bool RaceFilter::survives(const RaceRecord& r) const {
   if (r.kind != uint32_t(RaceKind::ReadWrite)) return true;
-  auto ww = ww_elements_.find(r.target);
-  return ww == ww_elements_.end() || !ww->second.subtract(r.byte_lo, r.byte_hi).empty();
+  auto ww = reported_ww_.find(r.target);
+  return ww == reported_ww_.end() || !ww->second.subtract(r.byte_lo, r.byte_hi).empty();
 }
 
 std::vector<RaceRecord> RaceFilter::next_round(const std::vector<RaceRecord>& records) {
   std::map<uint32_t, ByteRanges> ww_now;
   for (const RaceRecord& r : records)
-    if (r.kind == uint32_t(RaceKind::WriteWrite)) add_elements(ww_now, r), add_elements(ww_elements_, r);
+    if (r.kind == uint32_t(RaceKind::WriteWrite)) add_elements(ww_now, r);
 
   std::vector<RaceRecord> fresh;
   for (const RaceRecord& r : records) {

@@ -40,9 +40,10 @@ class RaceFilter {
   uint64_t element_size(uint32_t target) const;
   std::vector<uint64_t> element_sizes_;
   void add_elements(std::map<uint32_t, ByteRanges>& set, const RaceRecord& r) const;
-  std::map<uint32_t, ByteRanges> reported_ww_;   // per target, whole elements with a ww report
-  std::map<uint32_t, ByteRanges> reported_any_;  // per target, whole elements with any report
-  std::map<uint32_t, ByteRanges> ww_elements_;  // per target, every round
+  // Per target, whole elements. Every ww record's elements end up in reported_ww_ (new ones are
+  // added, the rest were there), so it is also the set of every ww element of every round.
+  std::map<uint32_t, ByteRanges> reported_ww_;
+  std::map<uint32_t, ByteRanges> reported_any_;
 };
 
 }  // namespace ldcc

@@ -20,7 +20,8 @@ std::mutex report_mutex;
 const char* kind_name(RaceKind kind) { return kind == RaceKind::WriteWrite ? "write-write" : "read-write"; }
 
 auto identity(const Race& r) {
-  return std::tie(r.kind, r.space, r.kernel, r.region, r.target, r.element_size, r.unit_kind, r.units_a, r.units_b);
+  return std::tie(r.kind, r.space, r.kernel, r.region, r.target, r.element_size, r.unit_kind, r.units_a, r.units_b,
+                  r.block, r.element, r.units_text);
 }
 
 std::string json_escape(const std::string& text) {
@@ -45,6 +46,7 @@ std::string json_units(const std::vector<uint32_t>& units) {
 }
 
 std::string element_text(const Race& r) {
+  if (!r.element.empty()) return r.element;
   const uint64_t first = r.byte_lo / r.element_size, last = (r.byte_hi - 1) / r.element_size;
   std::ostringstream out;
   out << r.target << "[" << first;
@@ -94,9 +96,14 @@ std::string format_race(const Race& r) {
   out << "ldcc: " << kind_name(r.kind) << " race on " << r.space << " memory\n"
       << "  kernel:   " << r.kernel << "\n"
       << "  region:   " << r.region << "\n"
-      << "  variable: " << element_text(r) << " (bytes " << r.byte_lo << ".." << r.byte_hi - 1 << " of " << r.target
-      << ")\n";
-  if (r.kind == RaceKind::WriteWrite)
+      << "  variable: " << element_text(r);
+  if (r.space == "register")
+    out << " (" << r.target << ")\n";
+  else
+    out << " (bytes " << r.byte_lo << ".." << r.byte_hi - 1 << " of " << r.target << ")\n";
+  if (!r.units_text.empty())
+    out << "  units:    " << r.units_text << "\n";
+  else if (r.kind == RaceKind::WriteWrite)
     out << "  units:    " << format_units(r.unit_kind, r.units_a) << " and " << format_units(r.unit_kind, r.units_b)
         << " both wrote it\n";
   else
@@ -128,7 +135,9 @@ std::string races_to_json(const std::vector<Race>& races, uint64_t launches, uin
         << json_escape(r.target) << "\",\"element_size\":" << r.element_size
         << ",\"first_element\":" << r.byte_lo / r.element_size << ",\"last_element\":" << (r.byte_hi - 1) / r.element_size
         << ",\"byte_lo\":" << r.byte_lo << ",\"byte_hi\":" << r.byte_hi << ",\"unit_kind\":\"" << r.unit_kind
-        << "\",\"units_a\":" << json_units(r.units_a) << ",\"units_b\":" << json_units(r.units_b) << "}";
+        << "\",\"units_a\":" << json_units(r.units_a) << ",\"units_b\":" << json_units(r.units_b)
+        << ",\"block\":\"" << json_escape(r.block) << "\",\"element\":\"" << json_escape(element_text(r))
+        << "\",\"units\":\"" << json_escape(r.units_text) << "\"}";
   }
   out << "]}\n";
   return out.str();

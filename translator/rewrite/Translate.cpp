@@ -1,28 +1,431 @@
-// Placeholder while the rewriter is written: returns the input unchanged so the driver
-// can be developed against the final interface.
+// Translation of one CUDA file: parse with clang (device side), analyse every user kernel and
+// device function, write the checked clones next to their originals, route kernel launches through
+// the runtime, and prepend the tables the runtime reports with.
 #include "rewrite/Translate.h"
 
-#include <fstream>
+#include "frontend/DiagnosticCollector.h"
+#include "rewrite/CloneWriter.h"
+#include "rewrite/FunctionAnalysis.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+#include <clang/Tooling/CompilationDatabase.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/CrashRecoveryContext.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+#include <map>
+#include <mutex>
 #include <sstream>
 
-namespace ldcc::translator {
+using namespace clang;
 
-TranslateResult translateFile(const std::string &file, const TranslateOptions &) {
-  TranslateResult r;
-  std::ifstream in(file);
-  if (!in) {
-    frontend::Diagnostic d;
-    d.level = frontend::Diagnostic::Level::Fatal;
-    d.pos.file = file;
-    d.message = "no such file or directory";
-    r.diagnostics.push_back(d);
-    return r;
+namespace ldcc::translator {
+namespace {
+
+std::string cString(const std::string &text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  r.output = ss.str();
-  r.ok = true;
-  return r;
+  return out + "\"";
+}
+
+frontend::SourcePos position(const SourceManager &sm, SourceLocation loc) {
+  frontend::SourcePos pos;
+  const PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(loc));
+  if (p.isValid()) {
+    pos.file = p.getFilename();
+    pos.line = p.getLine();
+    pos.column = p.getColumn();
+  }
+  return pos;
+}
+
+struct KernelRecord {
+  const FunctionDecl *fn = nullptr;
+  std::string descName;
+  bool checked = false;
+  Refusal refusal;
+  std::vector<std::string> targets;
+};
+
+class Translator {
+public:
+  Translator(ASTContext &ctx, const TranslateOptions &opts, TranslateResult &result)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), opts_(opts), result_(result), rw_(sm_, ctx.getLangOpts()) {}
+
+  void run() {
+    TranslationUnitAnalysis tu(ctx_);
+    // Helpers first: a kernel whose helper could not be cloned runs unchecked.
+    std::set<const FunctionDecl *> failedHelpers;
+    for (const FunctionFacts &f : tu.functions()) {
+      if (f.isKernel || !tu.needsClone(f.fn)) continue;
+      if (f.refusal.refused()) {
+        failedHelpers.insert(f.fn);
+        helperRefusal_[f.fn] = f.refusal;
+        continue;
+      }
+      CloneText clone = writeClone(f, tu, tables_, ctx_);
+      if (clone.refusal.refused()) {
+        failedHelpers.insert(f.fn);
+        helperRefusal_[f.fn] = clone.refusal;
+        continue;
+      }
+      insertClone(f.fn, clone.preamble + clone.text);
+    }
+    for (const FunctionFacts &f : tu.functions()) {
+      if (!f.isKernel) continue;
+      KernelRecord k;
+      k.fn = f.fn;
+      k.descName = "ldcc_desc_" + std::to_string(kernels_.size());
+      k.refusal = f.refusal;
+      if (!k.refusal.refused()) k.refusal = reachesFailedHelper(tu, f.fn, failedHelpers);
+      if (!k.refusal.refused()) {
+        CloneText clone = writeClone(f, tu, tables_, ctx_);
+        k.refusal = clone.refusal;
+        if (!k.refusal.refused()) {
+          k.checked = true;
+          k.targets = clone.targetNames;
+          insertClone(f.fn, clone.text);
+          insertPrototype(f.fn);
+        }
+      }
+      if (k.refusal.refused()) {
+        UncheckedKernel u;
+        u.kernel = f.fn->getQualifiedNameAsString();
+        u.pos = position(sm_, k.refusal.where);
+        u.reason = k.refusal.reason;
+        result_.unchecked.push_back(u);
+      } else {
+        ++result_.checkedKernels;
+      }
+      kernelIndex_[f.fn] = kernels_.size();
+      kernels_.push_back(k);
+    }
+    rewriteLaunches();
+    assemble();
+  }
+
+private:
+  Refusal reachesFailedHelper(const TranslationUnitAnalysis &tu, const FunctionDecl *kernel,
+                              const std::set<const FunctionDecl *> &failed) {
+    std::set<const FunctionDecl *> seen;
+    std::vector<const FunctionDecl *> todo{kernel};
+    while (!todo.empty()) {
+      const FunctionDecl *fn = todo.back();
+      todo.pop_back();
+      if (!seen.insert(fn).second) continue;
+      const FunctionFacts *f = tu.facts(fn);
+      if (!f) continue;
+      auto visit = [&](const CallExpr *call, const FunctionDecl *callee) -> Refusal {
+        if (!callee) return {};
+        if (failed.count(callee)) {
+          const Refusal &why = helperRefusal_[callee];
+          return Refusal{"it calls " + callee->getNameAsString() + ", which cannot be checked: " + why.reason + " (line " +
+                             std::to_string(position(sm_, why.where).line) + ")",
+                         call->getBeginLoc()};
+        }
+        todo.push_back(callee);
+        return {};
+      };
+      for (const HelperCall &h : f->helperCalls)
+        if (Refusal r = visit(h.call, h.callee); r.refused()) return r;
+      for (const CallExpr *c : f->clonedCalls)
+        if (Refusal r = visit(c, tu.userCallee(c)); r.refused()) return r;
+    }
+    return {};
+  }
+
+  // The clone goes right after the original definition in the main file; a definition from a
+  // header gets its clone after the #include line that brought it in.
+  void insertClone(const FunctionDecl *fn, const std::string &text) {
+    const SourceRange whole = fn->getDescribedFunctionTemplate() ? fn->getDescribedFunctionTemplate()->getSourceRange()
+                                                                 : fn->getSourceRange();
+    const SourceLocation begin = sm_.getExpansionLoc(whole.getBegin());
+    const SourceLocation end = sm_.getExpansionLoc(whole.getEnd());
+    const PresumedLoc start = sm_.getPresumedLoc(begin);
+    const std::string lineStart = "\n#line " + std::to_string(start.getLine()) + " " + cString(start.getFilename()) + "\n";
+    if (sm_.isWrittenInMainFile(end)) {
+      const PresumedLoc stop = sm_.getPresumedLoc(end);
+      rw_.InsertTextAfterToken(end, lineStart + text + "\n#line " + std::to_string(stop.getLine()) + " " +
+                                        cString(stop.getFilename()) + "\n");
+      return;
+    }
+    // From a header: find the main-file #include that (transitively) included it.
+    FileID fid = sm_.getFileID(end);
+    SourceLocation include;
+    while (fid.isValid() && fid != sm_.getMainFileID()) {
+      include = sm_.getIncludeLoc(fid);
+      fid = include.isValid() ? sm_.getFileID(include) : FileID();
+    }
+    if (include.isInvalid()) return;
+    // Insert at the start of the line after the directive.
+    const unsigned offset = sm_.getFileOffset(include);
+    const llvm::StringRef buffer = sm_.getBufferData(sm_.getMainFileID());
+    const size_t eol = buffer.find('\n', offset);
+    if (eol == llvm::StringRef::npos) return;
+    const SourceLocation next = sm_.getLocForStartOfFile(sm_.getMainFileID()).getLocWithOffset(eol + 1);
+    const unsigned nextLine = sm_.getPresumedLoc(next).getLine();
+    rw_.InsertTextBefore(next, lineStart.substr(1) + text + "\n#line " + std::to_string(nextLine) + " " +
+                                   cString(sm_.getPresumedLoc(next).getFilename()) + "\n");
+  }
+
+  // A kernel declared before its definition may be launched before it: declare the clone there too.
+  void insertPrototype(const FunctionDecl *fn) {
+    const FunctionDecl *first = fn->getFirstDecl();
+    if (const FunctionTemplateDecl *ft = fn->getDescribedFunctionTemplate())
+      first = ft->getCanonicalDecl()->getTemplatedDecl();
+    if (first == fn || first->doesThisDeclarationHaveABody()) return;
+    const SourceRange whole =
+        first->getDescribedFunctionTemplate() ? first->getDescribedFunctionTemplate()->getSourceRange() : first->getSourceRange();
+    const SourceLocation end = sm_.getExpansionLoc(whole.getEnd());
+    if (!sm_.isWrittenInMainFile(end)) return;
+    Refusal ignored;
+    std::string proto = writeClonePrototype(first, true, ctx_, ignored);
+    if (proto.empty()) return;
+    for (char &c : proto)
+      if (c == '\n') c = ' ';
+    std::optional<Token> semi = Lexer::findNextToken(end, sm_, ctx_.getLangOpts());
+    if (semi && semi->is(tok::semi)) rw_.InsertTextAfterToken(semi->getLocation(), " " + proto);
+  }
+
+  void rewriteLaunches() {
+    struct Launches : RecursiveASTVisitor<Launches> {
+      bool shouldVisitTemplateInstantiations() const { return false; }
+      bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *call) {
+        list.push_back(call);
+        return true;
+      }
+      std::vector<const CUDAKernelCallExpr *> list;
+    } launches;
+    launches.TraverseDecl(ctx_.getTranslationUnitDecl());
+    for (const CUDAKernelCallExpr *call : launches.list) rewriteLaunch(call);
+  }
+
+  std::string text(SourceRange r) {
+    CharSourceRange fr = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(r), sm_, ctx_.getLangOpts());
+    return fr.isValid() ? Lexer::getSourceText(fr, sm_, ctx_.getLangOpts()).str() : "";
+  }
+
+  void warnLaunch(const CUDAKernelCallExpr *call, const std::string &why) {
+    UncheckedKernel u;
+    u.kernel = "(launch)";
+    u.pos = position(sm_, call->getBeginLoc());
+    u.reason = why;
+    result_.unchecked.push_back(u);
+  }
+
+  void rewriteLaunch(const CUDAKernelCallExpr *call) {
+    if (!sm_.isWrittenInMainFile(sm_.getExpansionLoc(call->getBeginLoc()))) return;
+    const Expr *callee = call->getCallee()->IgnoreParenImpCasts();
+    const FunctionDecl *target = call->getDirectCallee();
+    const NamedDecl *named = nullptr;
+    SourceLocation nameLoc;
+    bool explicitArgs = false;
+    if (const auto *ref = dyn_cast<DeclRefExpr>(callee)) {
+      named = ref->getDecl();
+      nameLoc = ref->getNameInfo().getLoc();
+      explicitArgs = ref->hasExplicitTemplateArgs();
+    } else if (const auto *ul = dyn_cast<UnresolvedLookupExpr>(callee)) {
+      nameLoc = ul->getNameLoc();
+      explicitArgs = ul->hasExplicitTemplateArgs();
+      for (const NamedDecl *d : ul->decls()) named = d->getUnderlyingDecl();
+    }
+    if (!named) return warnLaunch(call, "a launch through a function pointer runs unchecked");
+    const FunctionDecl *fn = target ? target : dyn_cast<FunctionDecl>(named);
+    if (!fn)
+      if (const auto *ft = dyn_cast<FunctionTemplateDecl>(named)) fn = ft->getTemplatedDecl();
+    const FunctionDecl *def = definitionOf(fn);
+    auto it = kernelIndex_.find(def);
+    if (it == kernelIndex_.end()) return;  // a kernel from a system header: native
+    const KernelRecord &k = kernels_[it->second];
+
+    std::string calleeText = text(callee->getSourceRange());
+    std::string nameText = named->getNameAsString();
+    if (!explicitArgs && def->getDescribedFunctionTemplate()) {
+      if (!target || !target->getTemplateSpecializationArgs())
+        return warnLaunch(call, "a launch of template kernel '" + nameText +
+                                    "' with deduced template arguments inside a template runs unchecked; write them "
+                                    "explicitly");
+      std::string args;
+      llvm::raw_string_ostream os(args);
+      PrintingPolicy pp(ctx_.getLangOpts());
+      pp.SuppressUnwrittenScope = true;
+      pp.FullyQualifiedName = true;
+      printTemplateArgumentList(os, target->getTemplateSpecializationArgs()->asArray(), pp);
+      calleeText += os.str();
+    }
+    const CharSourceRange calleeRange =
+        Lexer::makeFileCharRange(CharSourceRange::getTokenRange(callee->getSourceRange()), sm_, ctx_.getLangOpts());
+    const unsigned nameOffset = sm_.getFileOffset(sm_.getExpansionLoc(nameLoc)) - sm_.getFileOffset(calleeRange.getBegin());
+    std::string cloneText = calleeText;
+    if (nameOffset + nameText.size() <= cloneText.size() && cloneText.compare(nameOffset, nameText.size(), nameText) == 0)
+      cloneText.replace(nameOffset, nameText.size(), cloneName(def));
+    else
+      return warnLaunch(call, "a launch it cannot rewrite");
+
+    const CallExpr *config = call->getConfig();
+    auto configArg = [&](unsigned i, const char *fallback) -> std::string {
+      if (!config || i >= config->getNumArgs() || isa<CXXDefaultArgExpr>(config->getArg(i))) return fallback;
+      return text(config->getArg(i)->getSourceRange());
+    };
+    std::string args;
+    for (const Expr *arg : call->arguments()) {
+      if (isa<CXXDefaultArgExpr>(arg)) return warnLaunch(call, "a launch relying on default arguments runs unchecked");
+      args += ", " + text(arg->getSourceRange());
+    }
+    std::string replacement;
+    if (k.checked)
+      replacement = "::ldcc::rt::launch(::" + k.descName + ", " + calleeText + ", " + cloneText + ", " + configArg(0, "1") +
+                    ", " + configArg(1, "1") + ", " + configArg(2, "0") + ", " + configArg(3, "0") + args + ")";
+    else
+      replacement = "::ldcc::rt::launch_unchecked(::" + k.descName + ", " + calleeText + ", " + configArg(0, "1") + ", " +
+                    configArg(1, "1") + ", " + configArg(2, "0") + ", " + configArg(3, "0") + args + ")";
+    const CharSourceRange whole =
+        Lexer::makeFileCharRange(CharSourceRange::getTokenRange(call->getSourceRange()), sm_, ctx_.getLangOpts());
+    if (whole.isInvalid()) return warnLaunch(call, "a launch inside a macro runs unchecked");
+    rw_.ReplaceText(whole, replacement);
+  }
+
+  void assemble() {
+    std::ostringstream head;
+    head << "#include <ldcc/translated.cuh>\n";
+    head << "[[maybe_unused]] static const ::ldcc::rt::SiteDesc ldcc_sites[] = {";
+    for (const auto &s : tables_.sites)
+      head << "{" << cString(s.file) << ", " << s.line << ", " << s.column << ", " << cString(s.what) << "}, ";
+    if (tables_.sites.empty()) head << "{\"\", 0, 0, \"\"}";
+    head << "};\n[[maybe_unused]] static const char* const ldcc_locals[] = {";
+    for (const auto &l : tables_.locals) head << cString(l) << ", ";
+    head << "nullptr};\n";
+    for (const KernelRecord &k : kernels_) {
+      head << "[[maybe_unused]] static const char* const " << k.descName << "_targets[] = {";
+      for (const auto &t : k.targets) head << cString(t) << ", ";
+      head << "nullptr};\n";
+      const frontend::SourcePos where = position(sm_, k.refusal.where);
+      head << "[[maybe_unused]] static const ::ldcc::rt::KernelDesc " << k.descName << " = {"
+           << cString(k.fn->getQualifiedNameAsString()) << ", " << cString(opts_.defaultMode) << ", ldcc_sites, "
+           << tables_.sites.size() << "u, " << k.descName << "_targets, " << k.targets.size() << "u, ldcc_locals, "
+           << tables_.locals.size() << "u, "
+           << (k.refusal.refused() ? cString(k.refusal.reason) : "nullptr") << ", "
+           << (k.refusal.refused() ? cString(where.file + ":" + std::to_string(where.line)) : "nullptr") << "};\n";
+    }
+    const PresumedLoc top = sm_.getPresumedLoc(sm_.getLocForStartOfFile(sm_.getMainFileID()));
+    head << "#line 1 " << cString(top.isValid() ? top.getFilename() : "") << "\n";
+    const auto *buffer = rw_.getRewriteBufferFor(sm_.getMainFileID());
+    result_.output = head.str() + (buffer ? std::string(buffer->begin(), buffer->end())
+                                          : sm_.getBufferData(sm_.getMainFileID()).str());
+  }
+
+  ASTContext &ctx_;
+  SourceManager &sm_;
+  const TranslateOptions &opts_;
+  TranslateResult &result_;
+  Rewriter rw_;
+  TranslationUnitTables tables_;
+  std::vector<KernelRecord> kernels_;
+  std::map<const FunctionDecl *, size_t> kernelIndex_;
+  std::map<const FunctionDecl *, Refusal> helperRefusal_;
+};
+
+class TranslateConsumer : public ASTConsumer {
+public:
+  TranslateConsumer(const TranslateOptions &opts, TranslateResult &result) : opts_(opts), result_(result) {}
+  void HandleTranslationUnit(ASTContext &ctx) override {
+    if (ctx.getDiagnostics().hasErrorOccurred()) return;
+    Translator(ctx, opts_, result_).run();
+    translated_ = true;
+  }
+  bool translated_ = false;
+
+private:
+  const TranslateOptions &opts_;
+  TranslateResult &result_;
+};
+
+class TranslateAction : public ASTFrontendAction {
+public:
+  TranslateAction(const TranslateOptions &opts, TranslateResult &result) : opts_(opts), result_(result) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
+    return std::make_unique<TranslateConsumer>(opts_, result_);
+  }
+
+private:
+  const TranslateOptions &opts_;
+  TranslateResult &result_;
+};
+
+class TranslateActionFactory : public tooling::FrontendActionFactory {
+public:
+  TranslateActionFactory(const TranslateOptions &opts, TranslateResult &result) : opts_(opts), result_(result) {}
+  std::unique_ptr<FrontendAction> create() override { return std::make_unique<TranslateAction>(opts_, result_); }
+
+private:
+  const TranslateOptions &opts_;
+  TranslateResult &result_;
+};
+
+frontend::Diagnostic fileDiagnostic(const std::string &file, frontend::Diagnostic::Level level, std::string message) {
+  frontend::Diagnostic d;
+  d.level = level;
+  d.pos.file = file;
+  d.message = std::move(message);
+  return d;
+}
+
+}  // namespace
+
+TranslateResult translateFile(const std::string &file, const TranslateOptions &opts) {
+  TranslateResult result;
+  using Level = frontend::Diagnostic::Level;
+  if (!llvm::sys::fs::exists(file) || llvm::sys::fs::is_directory(file)) {
+    result.diagnostics.push_back(fileDiagnostic(
+        file, Level::Fatal, llvm::sys::fs::exists(file) ? "is a directory" : "no such file or directory"));
+    return result;
+  }
+  llvm::SmallString<256> cwd;
+  if (llvm::sys::fs::current_path(cwd)) cwd = ".";
+  frontend::CudaParseOptions parse = opts.parse;
+  parse.side = frontend::CudaSide::Device;
+  tooling::FixedCompilationDatabase db(cwd, frontend::buildClangArgs(parse));
+  tooling::ClangTool tool(db, {file});
+  frontend::DiagnosticCollector collector(result.diagnostics, nullptr);
+  tool.setDiagnosticConsumer(&collector);
+  tool.setPrintErrorMessage(false);
+  TranslateActionFactory factory(opts, result);
+
+  static std::once_flag enableCrashRecovery;
+  std::call_once(enableCrashRecovery, [] { llvm::CrashRecoveryContext::Enable(); });
+  int rc = 1;
+  llvm::CrashRecoveryContext crc;
+  const bool survived = crc.RunSafely([&] { rc = tool.run(&factory); });
+  if (!survived) {
+    result.output.clear();
+    result.diagnostics.push_back(fileDiagnostic(file, Level::Fatal, "internal error: clang crashed on this file"));
+    return result;
+  }
+  unsigned errors = 0;
+  for (const auto &d : result.diagnostics) errors += d.level == Level::Error || d.level == Level::Fatal;
+  result.ok = rc == 0 && errors == 0 && !result.output.empty();
+  if (!result.ok) {
+    result.output.clear();
+    if (errors == 0) result.diagnostics.push_back(fileDiagnostic(file, Level::Error, "clang could not parse this file"));
+  }
+  return result;
 }
 
 }  // namespace ldcc::translator

@@ -83,7 +83,7 @@ __device__ __forceinline__ uint8_t* copy_at(const TargetBuffers& t, uint32_t k, 
 __device__ __forceinline__ void log_race(RaceLogView log, RaceKind kind, uint32_t target, uint32_t a,
                                          uint32_t b, uint64_t lo, uint64_t hi) {
   const unsigned long long slot = atomicAdd(log.count, 1ull);
-  if (slot < log.capacity) log.records[slot] = RaceRecord{uint32_t(kind), target, a, b, lo, hi};
+  if (slot < log.capacity) log.records[slot] = RaceRecord{uint32_t(kind), target, a, b, lo, hi, log.block, log.region};
 }
 
 // Accumulates byte-level records of one chunk into maximal runs before logging them.

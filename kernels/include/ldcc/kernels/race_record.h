@@ -23,11 +23,15 @@ struct RaceRecord {
   uint32_t unit_b;
   uint64_t byte_lo;
   uint64_t byte_hi;
+  // Level W inside a translated kernel: the block (linear index) and the region as
+  // (opening site << 16 | closing site). kNoUnit / 0 for checks run from the host.
+  uint32_t block = kNoUnit;
+  uint32_t region = 0;
 };
 
 inline bool operator==(const RaceRecord& a, const RaceRecord& b) {
   return a.kind == b.kind && a.target == b.target && a.unit_a == b.unit_a && a.unit_b == b.unit_b &&
-         a.byte_lo == b.byte_lo && a.byte_hi == b.byte_hi;
+         a.byte_lo == b.byte_lo && a.byte_hi == b.byte_hi && a.block == b.block && a.region == b.region;
 }
 
 // The bounded device log. `count` keeps counting past `capacity`, so overflow is known exactly.
@@ -35,6 +39,8 @@ struct RaceLogView {
   RaceRecord* records;
   unsigned long long* count;
   uint32_t capacity;
+  uint32_t block = kNoUnit;  // copied into every record written through this view
+  uint32_t region = 0;
 };
 
 // Every private copy and the union copy U are padded to this many bytes: 32 lanes x 16 bytes, so the

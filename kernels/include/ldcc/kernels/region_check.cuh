@@ -1,0 +1,410 @@
+// Level W inside a translated kernel (DESIGN.md sections 3, 4, 6): what the checked clone of a user
+// kernel calls at its synchronization sites, and the hooks its statements go through.
+//
+// Every block keeps, for its shared-memory targets laid out back to back ("the layout"):
+//   S  the committed state, U the union, P_0..P_{W-1} one private copy per warp, and P_W, the copy
+//   atomic operations act on (a pseudo-unit: a plain write to a byte an atomic changed is a race with
+//   it, atomics among themselves are not).
+// A thread reaches a site, and `arrive` runs the block-cooperative step for the pass that ended:
+//   end of pass 1: fused ww-check (U, pass-2 states), undo of this region's global stores, REWIND;
+//   end of pass 2: rw-check fused with the commit S := U, replicate S to every copy, CONTINUE.
+// Threads that returned from the kernel park at the exit site and keep taking part, so the
+// cooperative loops always see the whole block.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <type_traits>
+
+#include "ldcc/kernels/check_ops.cuh"
+
+namespace ldcc::rt {
+using namespace ldcc::ops;
+
+constexpr uint32_t kMaxTargets = 48;         // shared variables of one kernel, helpers' included
+constexpr uint32_t kMaxHelperSlots = 32;     // helper functions' own __shared__ variables in a TU
+constexpr uint32_t kStoreLogEntries = 32;    // global stores one thread may undo per region
+constexpr uint32_t kAtomicLogEntries = 32;   // atomic results one thread may replay per region
+constexpr uint32_t kQueryWords = 2 + 8 * kMaxTargets;
+
+// RaceRecord.target of a register race: the local's TU-wide index, or kDiverged when the thread
+// reached a different site in pass 2 than in pass 1. byte_lo is then the thread's index in its block.
+constexpr uint32_t kRegisterTarget = 0x80000000u;
+constexpr uint32_t kDiverged = 0xffffu;
+
+// Counters the host reads after a checked launch.
+enum Counter : uint32_t { kRegionsChecked = 0, kPass2Skipped = 1, kNumCounters = 4 };
+
+// Passed by value as the first parameter of every checked clone.
+struct LaunchCtx {
+  unsigned long long* query_out;  // non-null: describe the layout (see describe) and return
+  uint8_t* scratch;               // null: the copies live in dynamic shared memory
+  uint32_t* slot_busy;            // global scratch: one flag per slot
+  uint32_t num_slots;
+  uint32_t num_targets;
+  uint64_t layout_bytes;          // S's length: every target plus the dynamic shared memory
+  uint64_t stride;                // one copy, padded
+  uint64_t offsets[kMaxTargets];  // of each target in the layout
+  RaceLogView log;
+  unsigned long long* counters;
+};
+
+struct BlockState {
+  uint8_t* area;      // S | U | P_0 .. P_W, `stride` bytes each
+  uint32_t pass;      // 1 or 2
+  uint32_t slot;
+  uint32_t region_key;
+  uint32_t skip_pass2;
+  uint64_t helper_off[kMaxHelperSlots];
+};
+
+struct StoreEntry {
+  uint8_t* addr;
+  uint32_t size;
+  uint8_t old[16];
+};
+
+// One thread's state. Lives in the clone's frame and is passed by reference to checked helpers.
+struct ThreadState {
+  const LaunchCtx* ctx;
+  BlockState* bs;
+  uint8_t* base;         // this warp's copy P_warp
+  uint8_t* copies;       // P_0
+  uint64_t stride;
+  uint32_t warp, warps;
+  uint32_t open;         // the site that opened this thread's region
+  uint32_t pass1_site;   // where pass 1 ended
+  bool at_exit;
+  bool overflow;         // a log below is full: this region cannot be re-executed
+  bool compare;          // set on CONTINUE after a pass 2: compare locals now
+  uint32_t num_stores, num_atomics, replay;
+  int bar_pred;
+  uint32_t bar_true, bar_live;
+  StoreEntry stores[kStoreLogEntries];
+  unsigned long long atomics[kAtomicLogEntries];
+  __device__ bool first_execution() const { return bs->pass == 1; }
+};
+
+// Names any type in a declaration, arrays and function pointers included: type_t<float[4]> x;
+template <typename T>
+using type_t = T;
+
+enum Action : int { kContinue = 0, kRewind = 1, kDone = 2 };
+
+__device__ __forceinline__ uint32_t thread_rank() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+__device__ __forceinline__ uint32_t block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
+__device__ __forceinline__ uint32_t block_rank() {
+  return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+}
+
+// ---- layout description (query launch) --------------------------------------------------------
+// out[0] = number of targets; then per target 8 words: bytes, align, element size, rank, extents[4].
+template <typename T>
+__device__ void describe(unsigned long long* out, uint32_t i) {
+  using Element = std::remove_all_extents_t<T>;
+  unsigned long long* d = out + 2 + 8 * i;
+  if constexpr (std::extent_v<T, 0> == 0 && std::is_array_v<T>) {
+    d[0] = 0;  // extern __shared__ T x[]: its size comes from the launch
+    d[1] = alignof(Element);
+  } else {
+    d[0] = sizeof(T);
+    d[1] = alignof(T);
+  }
+  d[2] = sizeof(Element);
+  d[3] = std::rank_v<T>;
+  d[4] = std::extent_v<T, 0>;
+  d[5] = std::extent_v<T, 1>;
+  d[6] = std::extent_v<T, 2>;
+  d[7] = std::extent_v<T, 3>;
+}
+
+template <typename T>
+__device__ __forceinline__ T& target_ref(uint8_t* base, uint64_t offset) {
+  return *reinterpret_cast<T*>(base + offset);
+}
+
+// ---- block-cooperative passes over the layout -------------------------------------------------
+__device__ __forceinline__ TargetBuffers layout_buffers(const ThreadState& t, uint32_t copies) {
+  TargetBuffers b;
+  b.original = t.bs->area;
+  b.bytes = t.ctx->layout_bytes;
+  b.uni = t.bs->area + t.stride;
+  b.copies = t.copies;
+  b.stride = t.stride;
+  b.num_copies = copies;
+  b.target_id = 0;
+  return b;
+}
+
+__device__ __noinline__ void block_replicate(TargetBuffers b) {
+  for (uint64_t off = uint64_t(thread_rank()) * 16; off < b.stride; off += uint64_t(block_threads()) * 16)
+    replicate_chunk<16>(b, off);
+}
+
+__device__ __noinline__ void block_ww_check(TargetBuffers b, RaceLogView log) {
+  for (uint64_t off = uint64_t(thread_rank()) * 16; off < b.stride; off += uint64_t(block_threads()) * 16)
+    ww_check_chunk_streaming<true>(b, off, log);
+}
+
+// rw-check of the warps' copies (not the atomics' copy: pass 2 replays atomics without touching it),
+// commit S := U, and every copy := S for the next region, chunk by chunk.
+__device__ __noinline__ void block_rw_commit(TargetBuffers b, RaceLogView log, bool check) {
+  TargetBuffers warps = b;
+  warps.num_copies = b.num_copies - 1;
+  for (uint64_t off = uint64_t(thread_rank()) * 16; off < b.stride; off += uint64_t(block_threads()) * 16) {
+    if (check) rw_check_chunk<16, true>(warps, off, log);
+    else commit_chunk<16>(b, off);
+    replicate_chunk<16>(b, off);
+  }
+}
+
+// ---- kernel entry --------------------------------------------------------------------------------
+// Returns false for the query launch. Otherwise claims the block's copies (dynamic shared memory or
+// a global scratch slot), zeroes S and replicates it.
+__device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, ThreadState& t, uint8_t* dynamic_shared,
+                                   uint32_t entry_site) {
+  if (ctx.query_out) return false;
+  const uint32_t warps = (block_threads() + 31) / 32;
+  if (thread_rank() == 0) {
+    bs.pass = 1;
+    bs.skip_pass2 = 0;
+    bs.region_key = 0;
+    if (ctx.scratch == nullptr) {
+      bs.area = dynamic_shared;
+      bs.slot = 0;
+    } else {
+      // As many slots as blocks can be resident, so a free one always exists.
+      uint32_t s = block_rank() % ctx.num_slots;
+      while (atomicCAS(&ctx.slot_busy[s], 0u, 1u) != 0u) s = (s + 1) % ctx.num_slots;
+      __threadfence();
+      bs.slot = s;
+      bs.area = ctx.scratch + uint64_t(s) * (warps + 3) * ctx.stride;
+    }
+  }
+  __syncthreads();
+  t.ctx = &ctx;
+  t.bs = &bs;
+  t.stride = ctx.stride;
+  t.warps = warps;
+  t.warp = thread_rank() / 32;
+  t.copies = bs.area + 2 * ctx.stride;
+  t.base = t.copies + uint64_t(t.warp) * ctx.stride;
+  t.open = entry_site;
+  t.pass1_site = entry_site;
+  t.at_exit = false;
+  t.overflow = false;
+  t.compare = false;
+  t.num_stores = t.num_atomics = t.replay = 0;
+  t.bar_pred = 0;
+  t.bar_true = t.bar_live = 0;
+  for (uint64_t off = uint64_t(thread_rank()) * 16; off < ctx.stride; off += uint64_t(block_threads()) * 16)
+    *reinterpret_cast<uint4*>(bs.area + off) = make_uint4(0, 0, 0, 0);
+  __syncthreads();
+  block_replicate(layout_buffers(t, warps + 1));
+  __syncthreads();
+  return true;
+}
+
+// ---- global stores and atomics ---------------------------------------------------------------------
+__device__ __forceinline__ bool in_copies(const ThreadState& t, const void* p) {
+  const uint8_t* b = reinterpret_cast<const uint8_t*>(p);
+  return b >= t.copies && b < t.copies + uint64_t(t.warps + 1) * t.stride;
+}
+
+__device__ __noinline__ void log_store(ThreadState& t, void* p, uint32_t size) {
+  if (t.num_stores == kStoreLogEntries || size > 16) {
+    t.overflow = true;
+    return;
+  }
+  StoreEntry& e = t.stores[t.num_stores++];
+  e.addr = static_cast<uint8_t*>(p);
+  e.size = size;
+  for (uint32_t i = 0; i < size; ++i) e.old[i] = e.addr[i];
+}
+
+// `*store(t, &lvalue) = value`: a store that is neither to a local nor to a privatized shared
+// variable. Pass 1 remembers the old bytes of global memory so the block can undo them before
+// pass 2 re-runs the region.
+template <typename T>
+__device__ __forceinline__ T* store(ThreadState& t, T* p) {
+  if (t.bs->pass == 1 && !t.overflow && __isGlobal(p) && !in_copies(t, p))
+    log_store(t, const_cast<std::remove_cv_t<T>*>(p), sizeof(T));
+  return p;
+}
+
+__device__ __noinline__ void undo_stores(ThreadState& t) {
+  for (uint32_t i = t.num_stores; i-- > 0;) {
+    const StoreEntry& e = t.stores[i];
+    for (uint32_t b = 0; b < e.size; ++b) e.addr[b] = e.old[b];
+  }
+  t.num_stores = 0;
+}
+
+// Atomic read-modify-writes: a privatized shared address is redirected to the atomics' copy P_W, so
+// every warp's atomics meet in one place; pass 2 does not repeat them but replays their results.
+struct AtomicCall {
+  ThreadState& t;
+  template <typename T>
+  __device__ T* redirect(T* p) const {
+    if (!in_copies(t, p)) return p;
+    const uint64_t off = (reinterpret_cast<uint8_t*>(p) - t.copies) % t.stride;
+    return reinterpret_cast<T*>(t.copies + uint64_t(t.warps) * t.stride + off);
+  }
+  template <typename R, typename F>
+  __device__ R run(F&& f) const {
+    static_assert(sizeof(R) <= 8, "atomic results are logged as 8 bytes");
+    if (t.bs->pass == 2) {
+      unsigned long long bits = t.replay < t.num_atomics ? t.atomics[t.replay] : 0ull;
+      ++t.replay;
+      R r;
+      memcpy(&r, &bits, sizeof(R));
+      return r;
+    }
+    const R r = f();
+    if (t.num_atomics < kAtomicLogEntries) {
+      unsigned long long bits = 0;
+      memcpy(&bits, &r, sizeof(R));
+      t.atomics[t.num_atomics++] = bits;
+    } else {
+      t.overflow = true;
+    }
+    return r;
+  }
+#define LDCC_ATOMIC_FORWARD(name)                                                             \
+  template <typename T, typename... A>                                                        \
+  __device__ auto name(T* p, A... a) const {                                                  \
+    using R = decltype(::name(p, a...));                                                      \
+    T* q = redirect(p);                                                                       \
+    return run<R>([&] { return ::name(q, a...); });                                           \
+  }
+  LDCC_ATOMIC_FORWARD(atomicAdd)
+  LDCC_ATOMIC_FORWARD(atomicSub)
+  LDCC_ATOMIC_FORWARD(atomicExch)
+  LDCC_ATOMIC_FORWARD(atomicMin)
+  LDCC_ATOMIC_FORWARD(atomicMax)
+  LDCC_ATOMIC_FORWARD(atomicInc)
+  LDCC_ATOMIC_FORWARD(atomicDec)
+  LDCC_ATOMIC_FORWARD(atomicCAS)
+  LDCC_ATOMIC_FORWARD(atomicAnd)
+  LDCC_ATOMIC_FORWARD(atomicOr)
+  LDCC_ATOMIC_FORWARD(atomicXor)
+  LDCC_ATOMIC_FORWARD(atomicAdd_block)
+  LDCC_ATOMIC_FORWARD(atomicSub_block)
+  LDCC_ATOMIC_FORWARD(atomicExch_block)
+  LDCC_ATOMIC_FORWARD(atomicMin_block)
+  LDCC_ATOMIC_FORWARD(atomicMax_block)
+  LDCC_ATOMIC_FORWARD(atomicCAS_block)
+  LDCC_ATOMIC_FORWARD(atomicAnd_block)
+  LDCC_ATOMIC_FORWARD(atomicOr_block)
+  LDCC_ATOMIC_FORWARD(atomicXor_block)
+#undef LDCC_ATOMIC_FORWARD
+};
+
+// printf prints in the first execution of a region only.
+struct PrintfCall {
+  const ThreadState& t;
+  template <typename... A>
+  __device__ int printf(const char* format, A... a) const {
+    return t.bs->pass == 1 ? ::printf(format, a...) : 0;
+  }
+};
+
+// ---- locals: checkpoints and the register comparison ------------------------------------------------
+template <typename T>
+__device__ __forceinline__ void assign(T& to, const T& from) {
+  if constexpr (std::is_array_v<T>) {
+    for (size_t i = 0; i < std::extent_v<T>; ++i) assign(to[i], from[i]);
+  } else {
+    to = from;
+  }
+}
+
+__device__ __noinline__ void log_register_race(const ThreadState& t, uint32_t local) {
+  RaceLogView log = t.ctx->log;
+  log.block = block_rank();
+  log.region = t.bs->region_key & 0x7fffffffu;
+  log_race(log, RaceKind::ReadWrite, kRegisterTarget | local, t.warp, kNoUnit, thread_rank(), thread_rank() + 1);
+}
+
+// Scalars, pointers, enums and arrays of them are compared byte for byte; other types (padding) are not.
+template <typename T>
+__device__ __forceinline__ void compare_local(const ThreadState& t, uint32_t local, const T& pass1, const T& pass2) {
+  using Element = std::remove_all_extents_t<T>;
+  if constexpr (std::is_scalar_v<Element>) {
+    const uint8_t* a = reinterpret_cast<const uint8_t*>(&pass1);
+    const uint8_t* b = reinterpret_cast<const uint8_t*>(&pass2);
+    bool differs = false;
+    for (size_t i = 0; i < sizeof(T); ++i) differs |= a[i] != b[i];
+    if (differs) log_register_race(t, local);
+  }
+}
+
+// ---- the site protocol ---------------------------------------------------------------------------
+// Called by every thread of the block, each at its own site (a barrier, a helper call, or the exit
+// site where finished threads park). Every call runs the same sequence of block barriers.
+__device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
+  BlockState& bs = *t.bs;
+  const LaunchCtx& ctx = *t.ctx;
+  t.compare = false;
+  // The region as the report names it: opened and closed at a running thread's sites if any.
+  const uint32_t key = (uint32_t(!t.at_exit) << 31) | (t.open << 16) | (site & 0xffffu);
+  if (thread_rank() == 0) bs.region_key = 0;
+  __syncthreads();
+  atomicMax(&bs.region_key, key);
+  const bool all_exited = __syncthreads_and(t.at_exit);
+  RaceLogView log = ctx.log;
+  log.block = block_rank();
+  log.region = bs.region_key & 0x7fffffffu;
+  const TargetBuffers b = layout_buffers(t, t.warps + 1);
+
+  if (bs.pass == 1) {
+    const bool skip = __syncthreads_or(t.overflow);
+    if (!skip) {
+      block_ww_check(b, log);
+      t.pass1_site = site;
+      undo_stores(t);
+      __syncthreads();  // undone stores and pass-2 states visible before anyone re-runs
+      if (thread_rank() == 0) bs.pass = 2;
+      __syncthreads();
+      t.replay = 0;
+      return kRewind;
+    }
+    // No re-execution: the ww-check still runs, then U is committed as it is.
+    block_ww_check(b, log);
+    __syncthreads();
+    block_rw_commit(b, log, false);
+    if (thread_rank() == 0 && skip) atomicAdd(&ctx.counters[kPass2Skipped], 1ull);
+  } else {
+    __syncthreads();
+    block_rw_commit(b, log, true);
+    t.compare = true;
+    if (site != t.pass1_site) log_register_race(t, kDiverged);
+  }
+  if (thread_rank() == 0) {
+    atomicAdd(&ctx.counters[kRegionsChecked], 1ull);
+    bs.pass = 1;
+  }
+  // The barrier result of __syncthreads_count/_and/_or at this site, over the threads still running.
+  t.bar_true = __syncthreads_count(!t.at_exit && t.bar_pred);
+  t.bar_live = __syncthreads_count(!t.at_exit);
+  t.open = site;
+  t.num_stores = t.num_atomics = t.replay = 0;
+  t.overflow = false;
+  if (all_exited) {
+    if (thread_rank() == 0 && ctx.scratch) {
+      __threadfence();
+      atomicExch(&ctx.slot_busy[bs.slot], 0u);
+    }
+    return kDone;
+  }
+  return kContinue;
+}
+
+__device__ __forceinline__ int bar_count(const ThreadState& t) { return int(t.bar_true); }
+__device__ __forceinline__ int bar_and(const ThreadState& t) { return t.bar_true == t.bar_live; }
+__device__ __forceinline__ int bar_or(const ThreadState& t) { return t.bar_true != 0; }
+
+}  // namespace ldcc::rt

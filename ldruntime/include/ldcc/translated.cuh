@@ -1,0 +1,73 @@
+// What code translated by `ldcc` includes: the device side of level W (region_check.cuh) and the
+// launch entry point every rewritten `kernel<<<...>>>(args)` calls.
+//
+// The translator emits, per translation unit, a table of sites (SiteDesc) and of compared locals,
+// and per kernel a KernelDesc; `launch` picks the original kernel or its checked clone by mode.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "ldcc/kernels/region_check.cuh"
+
+namespace ldcc::rt {
+
+// A synchronization point as the user wrote it.
+struct SiteDesc {
+  const char* file;
+  unsigned line, column;
+  const char* what;  // "__syncthreads()", "kernel entry", "kernel exit", "call of blockSum", ...
+};
+
+struct KernelDesc {
+  const char* name;
+  const char* default_mode;        // the driver's --mode; LDCC_MODE overrides it
+  const SiteDesc* sites;           // the translation unit's table
+  unsigned num_sites;
+  const char* const* targets;      // shared variables in layout order (the clone's query order)
+  unsigned num_targets;
+  const char* const* locals;       // the translation unit's compared locals, "function: name"
+  unsigned num_locals;
+  const char* unchecked_reason;    // non-null: the translator could not check this kernel
+  const char* unchecked_where;     // "file:line" of the construct
+};
+
+// Host side (ldruntime/src/translated_launch.cpp). `args` are the clone's arguments: args[0] is
+// the LaunchCtx, then the kernel's parameters.
+void launch_kernel(const KernelDesc& desc, const void* original, const void* checked, dim3 grid, dim3 block,
+                   size_t shared_bytes, cudaStream_t stream, void** args);
+
+template <typename... P, typename... A, size_t... I>
+void launch_with(const KernelDesc& desc, void (*original)(P...), void (*checked)(LaunchCtx, P...), dim3 grid,
+                 dim3 block, size_t shared_bytes, cudaStream_t stream, std::index_sequence<I...>, A&&... a) {
+  // The arguments are evaluated and converted to the parameter types once, as by <<<>>>.
+  std::tuple<std::decay_t<P>...> params(std::forward<A>(a)...);
+  LaunchCtx ctx{};
+  void* args[] = {&ctx, static_cast<void*>(&std::get<I>(params))...};
+  launch_kernel(desc, reinterpret_cast<const void*>(original), reinterpret_cast<const void*>(checked), grid, block,
+                shared_bytes, stream, args);
+}
+
+// `kernel<<<grid, block, shared, stream>>>(a...)` becomes
+// `ldcc::rt::launch(desc, kernel, kernel__ldcc_checked, grid, block, shared, stream, a...)`.
+template <typename G, typename B, typename... P, typename... A>
+void launch(const KernelDesc& desc, void (*original)(P...), void (*checked)(LaunchCtx, P...), const G& grid,
+            const B& block, size_t shared_bytes, cudaStream_t stream, A&&... a) {
+  static_assert(sizeof...(P) == sizeof...(A), "ldcc: a kernel launch with default arguments is not supported");
+  launch_with(desc, original, checked, dim3(grid), dim3(block), shared_bytes, stream,
+              std::index_sequence_for<P...>{}, std::forward<A>(a)...);
+}
+
+// A kernel the translator could not check: counted and warned about at run time, then run natively.
+template <typename G, typename B, typename... P, typename... A>
+void launch_unchecked(const KernelDesc& desc, void (*original)(P...), const G& grid, const B& block,
+                      size_t shared_bytes, cudaStream_t stream, A&&... a) {
+  static_assert(sizeof...(P) == sizeof...(A), "ldcc: a kernel launch with default arguments is not supported");
+  launch_with(desc, original, static_cast<void (*)(LaunchCtx, P...)>(nullptr), dim3(grid), dim3(block),
+              shared_bytes, stream, std::index_sequence_for<P...>{}, std::forward<A>(a)...);
+}
+
+}  // namespace ldcc::rt

@@ -1,0 +1,327 @@
+// Launches of translated kernels (DESIGN.md sections 1, 4, 6): picks the original kernel or its
+// checked clone by mode, sizes and places the per-warp copies of the shared-memory targets, runs the
+// clone, and turns its race records into reports in the program's terms.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "device_buffer.h"
+#include "flags.h"
+#include "ldcc/translated.cuh"
+#include "report.h"
+
+namespace ldcc::rt {
+namespace {
+
+std::mutex warn_mutex;
+
+// Each message once per process: a kernel launched in a loop warns once.
+void warn_once(const std::string& message) {
+  static std::set<std::string> said;
+  std::lock_guard<std::mutex> lock(warn_mutex);
+  if (said.insert(message).second) std::fprintf(stderr, "ldcc: warning: %s\n", message.c_str());
+}
+
+Mode mode_for(const KernelDesc& desc) {
+  const char* env = std::getenv("LDCC_MODE");
+  const std::string text = env && *env ? env : (desc.default_mode ? desc.default_mode : "check");
+  if (auto m = parse_mode(text)) return *m;
+  warn_once("LDCC_MODE=" + text + " is not check, deterministic or off; checking");
+  return Mode::Check;
+}
+
+std::string site_text(const KernelDesc& d, uint32_t site) {
+  if (site >= d.num_sites) return "site " + std::to_string(site);
+  const SiteDesc& s = d.sites[site];
+  std::ostringstream out;
+  out << s.what << " at " << s.file << ":" << s.line << ":" << s.column;
+  return out.str();
+}
+
+std::string region_text(const KernelDesc& d, uint32_t region) {
+  return "from " + site_text(d, region >> 16) + " to " + site_text(d, region & 0xffffu);
+}
+
+std::string dim3_text(dim3 v) {
+  return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
+}
+
+dim3 block_index(uint32_t linear, dim3 grid) {
+  return dim3(linear % grid.x, linear / grid.x % grid.y, linear / grid.x / grid.y);
+}
+
+struct TargetLayout {
+  std::string name;
+  uint64_t offset = 0, bytes = 0, element_size = 1;
+  std::vector<uint64_t> extents;  // of an array, outermost first
+};
+
+// "tile[3][5]" for the element that holds byte `lo` (element_text in report.cpp prints ranges of
+// one-dimensional targets; a multi-dimensional one names its first element).
+std::string element_name(const TargetLayout& t, uint64_t lo, uint64_t hi) {
+  if (t.extents.size() <= 1) return "";
+  uint64_t index = lo / t.element_size;
+  std::vector<uint64_t> idx(t.extents.size());
+  for (size_t i = t.extents.size(); i-- > 0;) {
+    idx[i] = index % t.extents[i];
+    index /= t.extents[i];
+  }
+  std::string out = t.name;
+  for (uint64_t i : idx) out += "[" + std::to_string(i) + "]";
+  if ((hi - 1) / t.element_size != lo / t.element_size) out += " and following";
+  return out;
+}
+
+std::string warp_text(uint32_t warp, uint32_t warps) {
+  return warp == warps ? std::string("an atomic operation") : "warp " + std::to_string(warp);
+}
+
+struct Launch {
+  const KernelDesc& desc;
+  dim3 grid, block;
+  uint32_t warps;
+  std::vector<TargetLayout> targets;
+
+  Race race_from(const RaceRecord& r) const {
+    Race race;
+    race.kind = RaceKind(r.kind);
+    race.kernel = desc.name;
+    race.region = region_text(desc, r.region);
+    race.unit_kind = "warp";
+    race.block = dim3_text(block_index(r.block, grid));
+    race.units_a = {r.unit_a};
+    if (r.unit_b != kNoUnit) race.units_b = {r.unit_b};
+    if (r.target & kRegisterTarget) {
+      const uint32_t local = r.target & 0xffffu;
+      race.space = "register";
+      race.target = local == kDiverged ? "control flow"
+                  : local < desc.num_locals ? "local " + std::string(desc.locals[local])
+                                            : "a local";
+      race.element = "thread " + std::to_string(r.byte_lo);
+      race.byte_lo = r.byte_lo;
+      race.byte_hi = r.byte_hi;
+      race.units_text = "warp " + std::to_string(r.unit_a) + " of block " + race.block +
+                        (local == kDiverged ? " took another path in the re-execution"
+                                            : " computed another value in the re-execution") +
+                        ": it read a value another warp wrote in the same region";
+      return race;
+    }
+    race.space = "shared";
+    for (const TargetLayout& t : targets) {
+      if (r.byte_lo < t.offset || r.byte_lo >= t.offset + t.bytes) continue;
+      race.target = t.name;
+      race.element_size = t.element_size;
+      race.byte_lo = r.byte_lo - t.offset;
+      race.byte_hi = std::min(r.byte_hi, t.offset + t.bytes) - t.offset;
+      race.element = element_name(t, race.byte_lo, race.byte_hi);
+      break;
+    }
+    if (race.target.empty()) {
+      race.target = "shared memory";
+      race.byte_lo = r.byte_lo;
+      race.byte_hi = r.byte_hi;
+    }
+    if (race.kind == RaceKind::WriteWrite)
+      race.units_text = warp_text(r.unit_a, warps) + " and " + warp_text(r.unit_b, warps) + " of block " +
+                        race.block + " both wrote it";
+    else
+      race.units_text = "warp " + std::to_string(r.unit_a) + " of block " + race.block +
+                        " read a value another warp wrote in the same region";
+    return race;
+  }
+};
+
+// The same race in several blocks is one report naming the first block and how many others.
+std::vector<Race> merge_blocks(std::vector<Race> races) {
+  std::vector<Race> out;
+  std::map<std::tuple<int, std::string, std::string, uint64_t, uint64_t, std::vector<uint32_t>, std::vector<uint32_t>>,
+           size_t>
+      index;
+  std::vector<size_t> others;
+  for (Race& r : races) {
+    auto key = std::make_tuple(int(r.kind), r.region, r.target, r.byte_lo, r.byte_hi, r.units_a, r.units_b);
+    if (r.space == "register") std::get<3>(key) = std::get<4>(key) = 0;
+    auto it = index.find(key);
+    if (it != index.end()) {
+      ++others[it->second];
+      continue;
+    }
+    index.emplace(key, out.size());
+    out.push_back(std::move(r));
+    others.push_back(0);
+  }
+  for (size_t i = 0; i < out.size(); ++i)
+    if (others[i]) {
+      const std::string more = " (and " + std::to_string(others[i]) + " more)";
+      out[i].block += more;
+      out[i].units_text += more;
+    }
+  return out;
+}
+
+void run_original(const KernelDesc&, const void* original, dim3 grid, dim3 block, size_t shared, cudaStream_t stream,
+                  void** args) {
+  // cudaLaunchKernel sets the error cudaGetLastError() reports, as <<<>>> does.
+  (void)cudaLaunchKernel(original, grid, block, args + 1, shared, stream);
+}
+
+void record_unchecked(const std::string& warning) {
+  LaunchResult r;
+  r.checked = false;
+  r.warning = warning;
+  ProcessReport::instance().add(r);
+}
+
+}  // namespace
+
+void launch_kernel(const KernelDesc& desc, const void* original, const void* checked, dim3 grid, dim3 block,
+                   size_t shared_bytes, cudaStream_t stream, void** args) {
+  const Mode mode = mode_for(desc);
+  if (mode == Mode::Off) return run_original(desc, original, grid, block, shared_bytes, stream, args);
+  const std::string kernel = desc.name;
+  auto unchecked = [&](const std::string& why) {
+    warn_once("kernel '" + kernel + "' runs unchecked: " + why);
+    record_unchecked(why);
+    run_original(desc, original, grid, block, shared_bytes, stream, args);
+  };
+  if (desc.unchecked_reason)
+    return unchecked(std::string(desc.unchecked_reason) + " (" + desc.unchecked_where + ")");
+  if (mode == Mode::Deterministic)
+    return unchecked("deterministic mode for translated kernels is not implemented yet");
+
+  // A launch error of the user's own configuration is reported as native: launch the original.
+  const uint32_t threads = block.x * block.y * block.z;
+  if (threads == 0 || grid.x * grid.y * grid.z == 0) return run_original(desc, original, grid, block, shared_bytes, stream, args);
+  LaunchCtx& ctx = *static_cast<LaunchCtx*>(args[0]);
+  ctx = LaunchCtx{};
+
+  // 1. The clone describes its shared-memory targets (sizes depend on template arguments).
+  DeviceBuffer query = DeviceBuffer::allocate(sizeof(unsigned long long) * kQueryWords);
+  if (!query) return unchecked("no device memory for the layout query");
+  cudaMemsetAsync(query.get<void>(), 0, query.bytes(), stream);
+  ctx.query_out = query.get<unsigned long long>();
+  std::vector<unsigned long long> q(kQueryWords);
+  if (cudaLaunchKernel(checked, dim3(1), dim3(1), args, 0, stream) != cudaSuccess ||
+      cudaMemcpyAsync(q.data(), query.get<void>(), query.bytes(), cudaMemcpyDeviceToHost, stream) != cudaSuccess ||
+      cudaStreamSynchronize(stream) != cudaSuccess) {
+    const std::string why = cudaGetErrorString(cudaGetLastError());
+    return unchecked("the checked kernel could not start (" + why + ")");
+  }
+  ctx.query_out = nullptr;
+
+  Launch launch{desc, grid, block, (threads + 31) / 32, {}};
+  uint64_t offset = 0;
+  const uint32_t n = uint32_t(std::min<unsigned long long>(q[0], kMaxTargets));
+  for (uint32_t i = 0; i < n; ++i) {
+    const unsigned long long* d = &q[2 + 8 * i];
+    TargetLayout t;
+    t.name = i < desc.num_targets ? desc.targets[i] : "shared variable " + std::to_string(i);
+    t.bytes = d[0] ? d[0] : shared_bytes;  // extern __shared__: the launch's dynamic size
+    const uint64_t align = std::max<uint64_t>(16, d[1]);
+    t.element_size = std::max<unsigned long long>(1, d[2]);
+    for (unsigned long long k = 0; k < std::min<unsigned long long>(d[3], 4); ++k) t.extents.push_back(d[4 + k]);
+    if (!t.extents.empty() && t.extents[0] == 0) t.extents[0] = t.bytes / t.element_size;
+    offset = (offset + align - 1) / align * align;
+    t.offset = offset;
+    ctx.offsets[i] = offset;
+    offset += t.bytes;
+    launch.targets.push_back(t);
+  }
+  ctx.num_targets = n;
+  if (offset == 0) {
+    // No shared memory to privatize: level W has nothing to compare (global memory is level B).
+    return run_original(desc, original, grid, block, shared_bytes, stream, args);
+  }
+  ctx.layout_bytes = offset;
+  ctx.stride = padded_copy_bytes(offset);
+  const uint64_t area = uint64_t(launch.warps + 3) * ctx.stride;  // S, U, one copy per warp, atomics
+
+  // 2. Copies in shared memory when they fit, else in a global scratch slot per resident block.
+  int device = 0, optin = 0, sms = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  cudaFuncAttributes attributes{};
+  cudaFuncGetAttributes(&attributes, checked);
+  size_t dynamic_bytes = 0;
+  DeviceBuffer scratch, busy;
+  if (attributes.sharedSizeBytes + area <= uint64_t(optin) &&
+      cudaFuncSetAttribute(checked, cudaFuncAttributeMaxDynamicSharedMemorySize, int(area)) == cudaSuccess) {
+    dynamic_bytes = area;
+  } else {
+    cudaGetLastError();
+    int per_sm = 0;
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, checked, int(threads), 0);
+    const uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z;
+    const uint64_t slots = std::min<uint64_t>(blocks, uint64_t(std::max(per_sm, 1)) * std::max(sms, 1));
+    scratch = DeviceBuffer::allocate(slots * area);
+    busy = DeviceBuffer::allocate(slots * sizeof(uint32_t));
+    if (!scratch || !busy) {
+      cudaGetLastError();
+      return unchecked("not enough device memory for " + std::to_string(slots * area) + " bytes of private copies");
+    }
+    cudaMemsetAsync(busy.get<void>(), 0, busy.bytes(), stream);
+    ctx.scratch = scratch.get<uint8_t>();
+    ctx.slot_busy = busy.get<uint32_t>();
+    ctx.num_slots = uint32_t(slots);
+  }
+
+  // 3. The race log and counters, then the checked launch.
+  const uint32_t capacity = uint32_t(parse_count(flags().log_capacity).value_or(65536));
+  DeviceBuffer records = DeviceBuffer::allocate(sizeof(RaceRecord) * std::max<uint32_t>(capacity, 1));
+  DeviceBuffer counters = DeviceBuffer::allocate(sizeof(unsigned long long) * (kNumCounters + 1));
+  if (!records || !counters) {
+    cudaGetLastError();
+    return unchecked("no device memory for the race log");
+  }
+  cudaMemsetAsync(counters.get<void>(), 0, counters.bytes(), stream);
+  ctx.log.records = records.get<RaceRecord>();
+  ctx.log.count = counters.get<unsigned long long>() + kNumCounters;
+  ctx.log.capacity = capacity;
+  ctx.counters = counters.get<unsigned long long>();
+  cudaError_t err = cudaLaunchKernel(checked, grid, block, args, dynamic_bytes, stream);
+  if (err == cudaErrorInvalidConfiguration || err == cudaErrorLaunchOutOfResources) {
+    cudaGetLastError();
+    return unchecked(std::string("the checked kernel cannot run with this configuration (") + cudaGetErrorString(err) + ")");
+  }
+  if (err == cudaSuccess) err = cudaStreamSynchronize(stream);
+  if (err != cudaSuccess) {
+    std::fprintf(stderr, "ldcc: error: the checked launch of '%s' failed: %s\n", desc.name, cudaGetErrorString(err));
+    return;
+  }
+
+  std::vector<unsigned long long> count(kNumCounters + 1);
+  cudaMemcpy(count.data(), counters.get<void>(), counters.bytes(), cudaMemcpyDeviceToHost);
+  const uint64_t logged = count[kNumCounters];
+  std::vector<RaceRecord> log(std::min<uint64_t>(logged, capacity));
+  if (!log.empty()) cudaMemcpy(log.data(), records.get<void>(), log.size() * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
+
+  LaunchResult result;
+  result.checked = true;
+  result.copies = launch.warps + 1;
+  result.rounds = 1;
+  result.extra_device_bytes = scratch ? scratch.bytes() : 0;
+  result.dropped_records = logged - log.size();
+  std::vector<Race> races;
+  for (const RaceRecord& r : log) races.push_back(launch.race_from(r));
+  result.races = merge_blocks(coalesce(std::move(races)));
+  if (parse_count(flags().verbose).value_or(0))
+    std::fprintf(stderr,
+                 "ldcc: %s<<<%s, %s>>>: %u warps x %llu bytes of shared targets in %s; %llu regions checked, %llu "
+                 "without re-execution\n",
+                 desc.name, dim3_text(grid).c_str(), dim3_text(block).c_str(), launch.warps + 1,
+                 (unsigned long long)ctx.layout_bytes, dynamic_bytes ? "shared memory" : "global scratch",
+                 count[kRegionsChecked], count[kPass2Skipped]);
+  ProcessReport::instance().add(result);
+}
+
+}  // namespace ldcc::rt

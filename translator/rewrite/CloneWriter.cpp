@@ -1,0 +1,513 @@
+#include "rewrite/CloneWriter.h"
+
+#include <clang/AST/Attr.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+
+#include <sstream>
+
+using namespace clang;
+
+namespace ldcc::translator {
+
+unsigned TranslationUnitTables::addSite(const SourceManager &sm, SourceLocation loc, std::string what) {
+  Site s;
+  const PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(loc));
+  if (p.isValid()) {
+    s.file = p.getFilename();
+    s.line = p.getLine();
+    s.column = p.getColumn();
+  }
+  s.what = std::move(what);
+  sites.push_back(s);
+  return unsigned(sites.size() - 1);
+}
+
+unsigned TranslationUnitTables::slotOf(const VarDecl *var) {
+  for (unsigned i = 0; i < helperShared.size(); ++i)
+    if (helperShared[i] == var) return i;
+  helperShared.push_back(var);
+  return unsigned(helperShared.size() - 1);
+}
+
+std::string cloneName(const FunctionDecl *fn) { return fn->getNameAsString() + "__ldcc_checked"; }
+
+namespace {
+
+// ldcc::rt::kMaxTargets (region_check.cuh): shared variables one kernel's layout can hold.
+constexpr size_t kMaxSharedTargets = 48;
+
+// "::app::detail::" for a declaration in namespaces app::detail (anonymous ones are transparent).
+std::string namespacePrefix(const DeclContext *dc) {
+  std::string prefix;
+  for (; dc; dc = dc->getParent())
+    if (const auto *ns = dyn_cast<NamespaceDecl>(dc); ns && !ns->isAnonymousNamespace())
+      prefix = ns->getNameAsString() + "::" + prefix;
+  return "::" + prefix;
+}
+
+// Collects edits on one function's text; the first failure makes the clone refused.
+class CloneEditor {
+public:
+  CloneEditor(ASTContext &ctx) : ctx_(ctx), sm_(ctx.getSourceManager()), rw_(ctx.getSourceManager(), ctx.getLangOpts()) {}
+
+  // A file location for a token, through macro arguments; invalid inside macro bodies.
+  SourceLocation fileLoc(SourceLocation loc) {
+    if (loc.isFileID()) return loc;
+    if (sm_.isMacroArgExpansion(loc)) {
+      SourceLocation spelling = sm_.getSpellingLoc(loc);
+      if (spelling.isFileID()) return spelling;
+    }
+    return {};
+  }
+  CharSourceRange fileRange(SourceRange r) {
+    return Lexer::makeFileCharRange(CharSourceRange::getTokenRange(r), sm_, ctx_.getLangOpts());
+  }
+  bool fail(const std::string &reason, SourceLocation where) {
+    if (!refusal.refused()) refusal = Refusal{reason, where};
+    return false;
+  }
+  bool replaceToken(SourceLocation loc, const std::string &text, const char *what) {
+    SourceLocation f = fileLoc(loc);
+    if (f.isInvalid()) return fail(std::string(what) + " inside a macro", loc);
+    const unsigned len = Lexer::MeasureTokenLength(f, sm_, ctx_.getLangOpts());
+    rw_.ReplaceText(f, len, text);
+    return true;
+  }
+  bool replace(SourceRange r, const std::string &text, const char *what) {
+    CharSourceRange fr = fileRange(r);
+    if (fr.isInvalid()) return fail(std::string(what) + " inside a macro", r.getBegin());
+    rw_.ReplaceText(fr, text);
+    return true;
+  }
+  bool insertBefore(SourceLocation loc, const std::string &text, const char *what) {
+    CharSourceRange fr = fileRange(SourceRange(loc, loc));
+    if (fr.isInvalid()) return fail(std::string(what) + " inside a macro", loc);
+    rw_.InsertTextBefore(fr.getBegin(), text);
+    return true;
+  }
+  bool insertAfterToken(SourceLocation loc, const std::string &text, const char *what) {
+    CharSourceRange fr = fileRange(SourceRange(loc, loc));
+    if (fr.isInvalid()) return fail(std::string(what) + " inside a macro", loc);
+    rw_.InsertTextAfter(fr.getEnd(), text);
+    return true;
+  }
+  std::string text(SourceRange r) {
+    CharSourceRange fr = fileRange(r);
+    if (fr.isInvalid()) return "";
+    return rw_.getRewrittenText(fr);
+  }
+  // The location just past a statement's terminating ';' when it has one.
+  SourceLocation statementEnd(const Stmt *s) {
+    SourceLocation end = s->getEndLoc();
+    if (isa<CompoundStmt>(s) || isa<IfStmt>(s) || isa<WhileStmt>(s) || isa<ForStmt>(s) || isa<DeclStmt>(s)) return end;
+    CharSourceRange fr = fileRange(SourceRange(end, end));
+    if (fr.isInvalid()) return end;
+    std::optional<Token> next = Lexer::findNextToken(fr.getBegin(), sm_, ctx_.getLangOpts());
+    if (next && next->is(tok::semi)) return next->getLocation();
+    return end;
+  }
+  SourceRange statementRange(const Stmt *s) { return SourceRange(s->getBeginLoc(), statementEnd(s)); }
+  std::string result(SourceRange r) { return text(r); }
+
+  Refusal refusal;
+
+private:
+  ASTContext &ctx_;
+  const SourceManager &sm_;
+  Rewriter rw_;
+};
+
+struct RefCollector : RecursiveASTVisitor<RefCollector> {
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool VisitDeclRefExpr(DeclRefExpr *ref) {
+    if (const auto *v = dyn_cast<VarDecl>(ref->getDecl())) uses[v].push_back(ref);
+    return true;
+  }
+  std::map<const VarDecl *, std::vector<const DeclRefExpr *>> uses;
+};
+
+const DeclStmt *declStmtOf(ASTContext &ctx, const VarDecl *var) {
+  DynTypedNodeList parents = ctx.getParents(*var);
+  return parents.empty() ? nullptr : parents[0].get<DeclStmt>();
+}
+
+bool parentIsCompound(ASTContext &ctx, const Stmt *s) {
+  DynTypedNodeList parents = ctx.getParents(*s);
+  return !parents.empty() && parents[0].get<CompoundStmt>();
+}
+
+SourceLocation calleeNameLoc(const CallExpr *call) {
+  const Expr *callee = call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *ref = dyn_cast<DeclRefExpr>(callee)) return ref->getNameInfo().getLoc();
+  if (const auto *ul = dyn_cast<UnresolvedLookupExpr>(callee)) return ul->getNameLoc();
+  return {};
+}
+
+std::string siteCode(unsigned id) {
+  return "{ if (ldcc_site(" + std::to_string(id) + "u)) goto ldcc_dispatch; ldcc_resume_" + std::to_string(id) + ":; }";
+}
+
+const char *barrierResult(BarrierKind k) {
+  switch (k) {
+    case BarrierKind::Count: return "::ldcc::rt::bar_count(ldcc_t)";
+    case BarrierKind::And: return "::ldcc::rt::bar_and(ldcc_t)";
+    case BarrierKind::Or: return "::ldcc::rt::bar_or(ldcc_t)";
+    default: return "";
+  }
+}
+
+// Signature edits shared by the clone and its prototype: the clone's name and first parameter.
+bool editSignature(CloneEditor &ed, const FunctionDecl *fn, bool isKernel) {
+  const std::string extra = isKernel ? "::ldcc::rt::LaunchCtx ldcc_ctx" : "::ldcc::rt::ThreadState& ldcc_t";
+  if (!ed.replaceToken(fn->getLocation(), cloneName(fn), "the function name")) return false;
+  if (fn->getNumParams() > 0) return ed.insertBefore(fn->getParamDecl(0)->getBeginLoc(), extra + ", ", "a parameter");
+  FunctionTypeLoc ftl = fn->getFunctionTypeLoc();
+  if (!ftl) return ed.fail("a function type it cannot read", fn->getLocation());
+  if (ftl.getRParenLoc() != ftl.getLParenLoc() && ftl.getLParenLoc().isValid()) {
+    // f() or f(void)
+    const SourceLocation l = ftl.getLParenLoc(), r = ftl.getRParenLoc();
+    CharSourceRange lr = ed.fileRange(SourceRange(l, l));
+    if (lr.isInvalid()) return ed.fail("a parameter list inside a macro", l);
+    (void)r;
+    std::string between = ed.text(SourceRange(l, r));
+    if (between.find("void") != std::string::npos) return ed.replace(SourceRange(l, r), "(" + extra + ")", "a parameter list");
+    return ed.insertAfterToken(l, extra, "a parameter list");
+  }
+  return ed.fail("a function type it cannot read", fn->getLocation());
+}
+
+SourceRange wholeDefinition(const FunctionDecl *fn) {
+  if (const FunctionTemplateDecl *ft = fn->getDescribedFunctionTemplate()) return ft->getSourceRange();
+  return fn->getSourceRange();
+}
+
+}  // namespace
+
+CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &tu, TranslationUnitTables &tables,
+                     ASTContext &ctx) {
+  CloneText out;
+  const FunctionDecl *fn = facts.fn;
+  const SourceManager &sm = ctx.getSourceManager();
+  CloneEditor ed(ctx);
+  const bool kernel = facts.isKernel;
+  const bool synchronizing = kernel || tu.synchronizes(fn);
+  const std::string fname = fn->getNameAsString();
+  auto failed = [&]() {
+    out.refusal = ed.refusal;
+    out.text.clear();
+    return out;
+  };
+
+  editSignature(ed, fn, kernel);
+
+  // --- locals: renamed everywhere, declarations moved or turned into assignments -------------------
+  RefCollector refs;
+  refs.TraverseStmt(fn->getBody());
+  std::set<const DeclStmt *> handledDecls;
+  std::ostringstream moved, hoisted;
+  std::vector<std::pair<std::string, std::string>> frame;  // (name, compare id or "")
+  for (const LocalPlan &p : facts.locals) {
+    if (p.newName.empty()) continue;  // an inline-asm output that never needed hoisting
+    for (const DeclRefExpr *ref : refs.uses[p.var]) ed.replaceToken(ref->getLocation(), p.newName, "a local variable");
+    ed.replaceToken(p.var->getLocation(), p.newName, "a local variable");
+  }
+  for (const LocalPlan &p : facts.locals) {
+    if (p.newName.empty()) continue;
+    const DeclStmt *ds = declStmtOf(ctx, p.var);
+    if (!ds) {
+      ed.fail("a declaration it cannot move", p.var->getLocation());
+      continue;
+    }
+    if (p.kind == LocalKind::Moved) {
+      moved << ed.text(ds->getSourceRange()) << " ";
+      ed.replace(ds->getSourceRange(), "", "a declaration");
+      handledDecls.insert(ds);
+      continue;
+    }
+    hoisted << "::ldcc::rt::type_t<" << p.type << "> " << p.newName << "; ";
+    std::string compareId;
+    if (p.compared) {
+      tables.locals.push_back(fname + ": " + p.var->getNameAsString());
+      compareId = std::to_string(tables.locals.size() - 1);
+    }
+    frame.emplace_back(p.newName, compareId);
+    if (handledDecls.count(ds)) continue;
+    handledDecls.insert(ds);
+    // Every declarator of this statement becomes an assignment (they share the scope, so all of
+    // them were hoisted).
+    DynTypedNodeList parents = ctx.getParents(*ds);
+    const bool inForInit = !parents.empty() && parents[0].get<ForStmt>();
+    std::string assigns;
+    for (const Decl *d : ds->decls()) {
+      const auto *v = dyn_cast<VarDecl>(d);
+      const LocalPlan *vp = nullptr;
+      for (const LocalPlan &q : facts.locals)
+        if (q.var == v && !q.newName.empty()) vp = &q;
+      if (!v || !vp || vp->kind != LocalKind::Hoisted) {
+        ed.fail("a declaration mixing variables it must move and others", ds->getBeginLoc());
+        break;
+      }
+      if (!v->hasInit() || (isa<CXXConstructExpr>(v->getInit()) &&
+                            cast<CXXConstructExpr>(v->getInit())->getNumArgs() == 0))
+        continue;
+      const Expr *init = v->getInit()->IgnoreImplicit();
+      const bool simple = v->getInitStyle() == VarDecl::CInit && !isa<InitListExpr>(init) && !v->getType()->isArrayType();
+      if (simple) {
+        if (!assigns.empty()) assigns += inForInit ? ", " : " ";
+        assigns += vp->newName + " = " + ed.text(v->getInit()->getSourceRange()) + (inForInit ? "" : ";");
+      } else {
+        if (inForInit) {
+          ed.fail("a for-loop variable with a brace or constructor initializer that lives across a barrier",
+                  v->getLocation());
+          break;
+        }
+        // `T x = {...}` / `T x(...)`: build the value in a temporary and copy it.
+        const std::string initText = ed.text(SourceRange(v->getLocation(), v->getEndLoc()));
+        const size_t nameEnd = initText.find(vp->newName);
+        const std::string tail = nameEnd == std::string::npos ? "" : initText.substr(nameEnd + vp->newName.size());
+        assigns += " { decltype(" + vp->newName + ") ldcc_init" + tail + "; ::ldcc::rt::assign(" + vp->newName +
+                   ", ldcc_init); }";
+      }
+    }
+    ed.replace(ds->getSourceRange(), assigns + (inForInit ? ";" : ""), "a declaration");
+  }
+  for (const ParmVarDecl *p : facts.modifiedParams) {
+    std::string compareId;
+    if (!facts.uncomparedParams.count(p)) {
+      tables.locals.push_back(fname + ": " + p->getNameAsString());
+      compareId = std::to_string(tables.locals.size() - 1);
+    }
+    frame.emplace_back(p->getNameAsString(), compareId);
+  }
+
+  // --- shared variables: removed here, redirected to this warp's copy at the top ---------------------
+  std::ostringstream shared, aliases;
+  std::vector<const VarDecl *> layout;  // kernels: own (and file-scope) first, then helpers'
+  std::set<const DeclStmt *> removedShared;
+  for (const VarDecl *v : facts.sharedLocals) {
+    const DeclStmt *ds = declStmtOf(ctx, v);
+    if (!ds) {
+      ed.fail("a __shared__ declaration it cannot move", v->getLocation());
+      continue;
+    }
+    for (const Decl *d : ds->decls())
+      if (!d->hasAttr<CUDASharedAttr>()) ed.fail("a declaration mixing __shared__ and other variables", ds->getBeginLoc());
+    if (removedShared.insert(ds).second) ed.replace(ds->getSourceRange(), "", "a __shared__ declaration");
+  }
+  auto sharedRef = [&](const VarDecl *v, const std::string &alias, const std::string &offset) {
+    aliases << "using " << alias << " = " << printType(v->getType(), ctx) << "; ";
+    shared << alias << "& " << v->getNameAsString() << " = ::ldcc::rt::target_ref<" << alias << ">(ldcc_t.base, "
+           << offset << "); ";
+  };
+  std::ostringstream describe, helperOffsets;
+  if (kernel) {
+    for (const VarDecl *v : facts.sharedLocals) layout.push_back(v);
+    for (const VarDecl *v : facts.sharedGlobals) layout.push_back(v);
+    const std::vector<const VarDecl *> helpers = tu.helperSharedOf(fn);
+    for (const VarDecl *v : helpers) layout.push_back(v);
+    if (layout.size() > kMaxSharedTargets)
+      ed.fail("more __shared__ variables than the checker supports", fn->getLocation());
+    for (size_t i = 0; i < layout.size(); ++i) {
+      const VarDecl *v = layout[i];
+      const bool own = i < facts.sharedLocals.size() + facts.sharedGlobals.size();
+      std::string alias;
+      if (own) {
+        alias = "ldcc_shared_type_" + std::to_string(i);
+        sharedRef(v, alias, "ldcc_ctx.offsets[" + std::to_string(i) + "]");
+      } else {
+        const unsigned slot = tables.slotOf(v);
+        const DeclContext *owner = v->getDeclContext();
+        while (owner && owner->isFunctionOrMethod()) owner = owner->getParent();
+        alias = namespacePrefix(owner) + "ldcc_helper_shared_" + std::to_string(slot);
+        helperOffsets << "ldcc_bs.helper_off[" << slot << "] = ldcc_ctx.offsets[" << i << "]; ";
+      }
+      describe << "::ldcc::rt::describe<" << alias << ">(ldcc_ctx.query_out, " << i << "u); ";
+      out.targetNames.push_back(v->getNameAsString());
+    }
+  } else {
+    if (!facts.sharedLocals.empty() && fn->getDescribedFunctionTemplate())
+      ed.fail("a __shared__ variable in a function template other than a kernel", facts.sharedLocals[0]->getLocation());
+    for (const VarDecl *v : facts.sharedLocals) {
+      const unsigned slot = tables.slotOf(v);
+      const std::string alias = "ldcc_helper_shared_" + std::to_string(slot);
+      out.preamble += "using " + alias + " = " + printType(v->getType(), ctx) + "; ";
+      sharedRef(v, alias + "_local", "ldcc_t.bs->helper_off[" + std::to_string(slot) + "]");
+    }
+    if (!facts.sharedGlobals.empty())
+      ed.fail("a file-scope __shared__ variable used in a __device__ function", facts.sharedGlobals[0]->getLocation());
+  }
+
+  // --- memory hooks ------------------------------------------------------------------------------
+  for (const Expr *lhs : facts.hookedStores) {
+    ed.insertBefore(lhs->getBeginLoc(), "(*::ldcc::rt::store(ldcc_t, &(", "a store");
+    ed.insertAfterToken(lhs->getEndLoc(), ")))", "a store");
+  }
+  for (const CallExpr *call : facts.atomics)
+    ed.replaceToken(calleeNameLoc(call), "::ldcc::rt::AtomicCall{ldcc_t}." + calleeName(call), "an atomic operation");
+  for (const CallExpr *call : facts.printfs)
+    ed.replaceToken(calleeNameLoc(call), "::ldcc::rt::PrintfCall{ldcc_t}.printf", "printf");
+  auto redirectCall = [&](const CallExpr *call, const FunctionDecl *callee) {
+    const SourceLocation name = calleeNameLoc(call);
+    if (name.isInvalid()) return ed.fail("a call it cannot redirect to the checked function", call->getBeginLoc());
+    ed.replaceToken(name, cloneName(callee), "a call");
+    if (call->getNumArgs() > 0 && !isa<CXXDefaultArgExpr>(call->getArg(0)))
+      return ed.insertBefore(call->getArg(0)->getBeginLoc(), "ldcc_t, ", "a call");
+    return ed.insertBefore(call->getRParenLoc(), "ldcc_t", "a call");
+  };
+  for (const CallExpr *call : facts.clonedCalls) redirectCall(call, tu.userCallee(call));
+
+  // --- sites -------------------------------------------------------------------------------------
+  // A jump back into an `if constexpr` branch is ill-formed: such ifs around a site become plain
+  // ifs (their condition is a constant either way).
+  std::set<const IfStmt *> constexprIfs;
+  auto unconstexpr = [&](const Stmt *site) {
+    for (const Stmt *node = site;;) {
+      DynTypedNodeList parents = ctx.getParents(*node);
+      const Stmt *p = parents.empty() ? nullptr : parents[0].get<Stmt>();
+      if (!p) return;
+      if (const auto *is = dyn_cast<IfStmt>(p); is && is->isConstexpr() && constexprIfs.insert(is).second) {
+        std::optional<Token> tok = Lexer::findNextToken(is->getIfLoc(), sm, ctx.getLangOpts());
+        if (tok && tok->is(tok::raw_identifier) && tok->getRawIdentifier() == "constexpr") ed.replaceToken(tok->getLocation(), "", "if constexpr");
+      }
+      node = p;
+    }
+  };
+  for (const Barrier &b : facts.barriers) unconstexpr(b.statement);
+  for (const HelperCall &h : facts.helperCalls) unconstexpr(h.statement);
+  std::vector<unsigned> resumeSites;  // sites a rewind may jump back to
+  for (const Barrier &b : facts.barriers) {
+    const unsigned id = tables.addSite(sm, b.call->getBeginLoc(), b.what);
+    resumeSites.push_back(id);
+    if (b.kind == BarrierKind::Plain) {
+      ed.replace(ed.statementRange(b.statement), siteCode(id), "a barrier");
+      continue;
+    }
+    const std::string pred = ed.text(b.predicate->getSourceRange());
+    ed.replace(b.call->getSourceRange(), barrierResult(b.kind), "a barrier");
+    const std::string site = "{ ldcc_t.bar_pred = (" + pred + "); " + siteCode(id) + " }";
+    if (b.inWhileCondition) {
+      const auto *ws = cast<WhileStmt>(b.statement);
+      const std::string cond = ed.text(ws->getCond()->getSourceRange());
+      ed.replace(SourceRange(ws->getWhileLoc(), ws->getRParenLoc()), "for (;;)", "a loop");
+      ed.insertAfterToken(cast<CompoundStmt>(ws->getBody())->getLBracLoc(), " " + site + " if (!(" + cond + ")) break;",
+                          "a loop");
+      continue;
+    }
+    const bool wrap = !isa<DeclStmt>(b.statement) && !parentIsCompound(ctx, b.statement);
+    ed.insertBefore(b.statement->getBeginLoc(), (wrap ? "{ " : "") + site + " ", "a barrier");
+    if (wrap) ed.insertAfterToken(ed.statementEnd(b.statement), " }", "a barrier");
+  }
+  for (const HelperCall &h : facts.helperCalls) {
+    const unsigned before = tables.addSite(sm, h.call->getBeginLoc(), "call of " + h.callee->getNameAsString());
+    const unsigned after = tables.addSite(sm, h.call->getBeginLoc(), "return from " + h.callee->getNameAsString());
+    resumeSites.push_back(before);
+    resumeSites.push_back(after);
+    redirectCall(h.call, h.callee);
+    ed.insertBefore(h.statement->getBeginLoc(), siteCode(before) + " ", "a call");
+    ed.insertAfterToken(ed.statementEnd(h.statement),
+                        " ldcc_t.open = " + std::to_string(after) + "u; ldcc_save(ldcc_ck); ldcc_resume_" +
+                            std::to_string(after) + ":;",
+                        "a call");
+  }
+  unsigned entry = 0, exitSite = 0;
+  const auto *body = cast<CompoundStmt>(fn->getBody());
+  if (kernel) {
+    entry = tables.addSite(sm, fn->getLocation(), "kernel entry");
+    exitSite = tables.addSite(sm, body->getRBracLoc(), "kernel exit");
+    for (const ReturnStmt *r : facts.returns) ed.replace(ed.statementRange(r), "goto ldcc_exit;", "a return");
+  } else if (synchronizing) {
+    entry = tables.addSite(sm, fn->getLocation(), "entry of " + fname);
+    struct Returns : RecursiveASTVisitor<Returns> {
+      bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+      bool VisitReturnStmt(ReturnStmt *r) {
+        list.push_back(r);
+        return true;
+      }
+      std::vector<const ReturnStmt *> list;
+    } returns;
+    returns.TraverseStmt(const_cast<Stmt *>(fn->getBody()));
+    for (const ReturnStmt *r : returns.list) {
+      if (r->getRetValue() && r->getRetValue()->HasSideEffects(ctx, false)) {
+        ed.fail("a return value with side effects in a function that synchronizes", r->getBeginLoc());
+        continue;
+      }
+      const unsigned id = tables.addSite(sm, r->getBeginLoc(), "return from " + fname);
+      const bool wrap = !parentIsCompound(ctx, r);
+      ed.insertBefore(r->getBeginLoc(), std::string(wrap ? "{ " : "") + "{ if (ldcc_site(" + std::to_string(id) +
+                                            "u)) goto ldcc_dispatch; } ",
+                      "a return");
+      if (wrap) ed.insertAfterToken(ed.statementEnd(r), " }", "a return");
+    }
+  }
+
+  // --- prologue and epilogue ---------------------------------------------------------------------
+  std::ostringstream pro, epi;
+  if (kernel) {
+    pro << " __shared__ ::ldcc::rt::BlockState ldcc_bs; extern __shared__ __align__(16) unsigned char "
+           "ldcc_dynamic_shared[]; ";
+    // The aliases come first: the query describes them before anything else runs.
+    pro << aliases.str() << "if (ldcc_ctx.query_out) { if (::ldcc::rt::thread_rank() == 0 && ::ldcc::rt::block_rank() == 0) { "
+        << "ldcc_ctx.query_out[0] = " << layout.size() << "ull; " << "LDCC_DESCRIBE_PLACEHOLDER" << "} return; } ";
+    pro << helperOffsets.str() << "::ldcc::rt::ThreadState ldcc_t; ::ldcc::rt::enter(ldcc_ctx, ldcc_bs, ldcc_t, "
+        << "ldcc_dynamic_shared, " << entry << "u); ";
+  }
+  if (!kernel) pro << aliases.str();
+  pro << shared.str() << moved.str() << hoisted.str();
+  if (synchronizing) {
+    std::ostringstream fr, save, load, cmp;
+    fr << "struct ldcc_frame { ";
+    for (const auto &[name, id] : frame) {
+      fr << "decltype(" << name << ") " << name << "; ";
+      save << "::ldcc::rt::assign(f." << name << ", " << name << "); ";
+      load << "::ldcc::rt::assign(" << name << ", f." << name << "); ";
+      if (!id.empty()) cmp << "::ldcc::rt::compare_local(ldcc_t, " << id << "u, f." << name << ", " << name << "); ";
+    }
+    fr << "} ldcc_ck, ldcc_p1; ";
+    pro << fr.str() << "auto ldcc_save = [&](ldcc_frame& f) { " << save.str() << "}; "
+        << "auto ldcc_load = [&](const ldcc_frame& f) { " << load.str() << "}; "
+        << "auto ldcc_compare = [&](const ldcc_frame& f) { " << cmp.str() << "}; "
+        << "auto ldcc_site = [&](unsigned ldcc_s) -> int { const int ldcc_a = ::ldcc::rt::arrive(ldcc_t, ldcc_s); "
+           "if (ldcc_a == ::ldcc::rt::kRewind) { ldcc_save(ldcc_p1); ldcc_load(ldcc_ck); ldcc_t.at_exit = false; "
+           "return ldcc_a; } if (ldcc_t.compare) ldcc_compare(ldcc_p1); ldcc_save(ldcc_ck); return ldcc_a; }; ";
+    if (!kernel) pro << "ldcc_t.open = " << entry << "u; ";
+    pro << "ldcc_save(ldcc_ck); (void)ldcc_load; (void)ldcc_compare; ";
+    pro << "if (false) { ldcc_dispatch: switch (ldcc_t.open) { ";
+    for (unsigned id : resumeSites) pro << "case " << id << "u: goto ldcc_resume_" << id << "; ";
+    if (kernel) pro << "case " << exitSite << "u: goto ldcc_exit; ";
+    pro << "default: goto ldcc_resume_" << entry << "; } } ldcc_resume_" << entry << ":; ";
+  }
+  pro << "{";
+  epi << "} ";
+  if (kernel) {
+    epi << "ldcc_exit: ldcc_t.at_exit = true; for (;;) { const int ldcc_a = ldcc_site(" << exitSite
+        << "u); if (ldcc_a == ::ldcc::rt::kDone) return; if (ldcc_a == ::ldcc::rt::kRewind) goto ldcc_dispatch; } ";
+  } else if (synchronizing && fn->getReturnType()->isVoidType()) {
+    const unsigned id = tables.addSite(sm, body->getRBracLoc(), "return from " + fname);
+    epi << "{ if (ldcc_site(" << id << "u)) goto ldcc_dispatch; } ";
+  }
+  ed.insertAfterToken(body->getLBracLoc(), pro.str(), "the function body");
+  ed.insertBefore(body->getRBracLoc(), epi.str(), "the function body");
+
+  if (ed.refusal.refused()) return failed();
+  out.text = ed.result(wholeDefinition(fn));
+  const size_t ph = out.text.find("LDCC_DESCRIBE_PLACEHOLDER");
+  if (ph != std::string::npos) out.text.replace(ph, strlen("LDCC_DESCRIBE_PLACEHOLDER"), describe.str());
+  return out;
+}
+
+std::string writeClonePrototype(const FunctionDecl *decl, bool isKernel, ASTContext &ctx, Refusal &refusal) {
+  CloneEditor ed(ctx);
+  editSignature(ed, decl, isKernel);
+  if (ed.refusal.refused()) {
+    refusal = ed.refusal;
+    return "";
+  }
+  return ed.result(wholeDefinition(decl)) + ";";
+}
+
+}  // namespace ldcc::translator

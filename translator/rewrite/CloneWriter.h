@@ -1,0 +1,45 @@
+// Writes the checked clone of one kernel or __device__ function as source text (DESIGN.md
+// section 6): the original text with the analysis' edits applied in a Rewriter of its own, so the
+// original definition stays untouched in the output. Clang-facing header.
+#pragma once
+
+#include "rewrite/FunctionAnalysis.h"
+
+#include <clang/Rewrite/Core/Rewriter.h>
+
+#include <string>
+#include <vector>
+
+namespace ldcc::translator {
+
+// Tables shared by every clone of a translation unit; emitted once at the top of the output.
+struct TranslationUnitTables {
+  struct Site {
+    std::string file;
+    unsigned line = 0, column = 0;
+    std::string what;
+  };
+  std::vector<Site> sites;
+  std::vector<std::string> locals;             // "function: name"
+  std::vector<const clang::VarDecl *> helperShared;  // slot -> variable
+  unsigned addSite(const clang::SourceManager &sm, clang::SourceLocation loc, std::string what);
+  unsigned slotOf(const clang::VarDecl *var);
+};
+
+struct CloneText {
+  std::string text;              // the whole clone definition (empty when refused)
+  std::string preamble;          // namespace-scope declarations the clone needs before it
+  Refusal refusal;               // set when the clone cannot be written after all
+  std::vector<std::string> targetNames;  // kernels: shared variables in layout order
+};
+
+std::string cloneName(const clang::FunctionDecl *fn);
+
+CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &tu, TranslationUnitTables &tables,
+                     clang::ASTContext &ctx);
+
+// The first declaration of `fn` with the clone's name and extra parameter, no body.
+std::string writeClonePrototype(const clang::FunctionDecl *decl, bool isKernel, clang::ASTContext &ctx,
+                                Refusal &refusal);
+
+}  // namespace ldcc::translator

@@ -1,0 +1,752 @@
+#include "rewrite/FunctionAnalysis.h"
+
+#include <clang/AST/Attr.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+
+#include <functional>
+
+using namespace clang;
+
+namespace ldcc::translator {
+
+// ---- small helpers ------------------------------------------------------------------------------
+
+std::string calleeName(const CallExpr *call) {
+  if (const FunctionDecl *fd = call->getDirectCallee()) return fd->getNameAsString();
+  const Expr *callee = call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *ul = dyn_cast<UnresolvedLookupExpr>(callee)) return ul->getName().getAsString();
+  if (const auto *um = dyn_cast<UnresolvedMemberExpr>(callee)) return um->getMemberName().getAsString();
+  if (const auto *dm = dyn_cast<CXXDependentScopeMemberExpr>(callee)) return dm->getMember().getAsString();
+  if (const auto *me = dyn_cast<MemberExpr>(callee)) return me->getMemberDecl()->getNameAsString();
+  return "";
+}
+
+const FunctionDecl *definitionOf(const FunctionDecl *fn) {
+  if (!fn) return nullptr;
+  if (const FunctionDecl *pattern = fn->getTemplateInstantiationPattern()) fn = pattern;
+  const FunctionDecl *def = nullptr;
+  if (fn->hasBody(def)) return def;
+  return nullptr;
+}
+
+std::string printType(QualType type, const ASTContext &ctx) {
+  PrintingPolicy pp(ctx.getLangOpts());
+  pp.SuppressUnwrittenScope = true;
+  pp.FullyQualifiedName = true;
+  pp.SuppressScope = false;
+  pp.PrintAsCanonical = false;
+  return type.getAsString(pp);
+}
+
+namespace {
+
+bool inSystemHeader(const ASTContext &ctx, SourceLocation loc) {
+  return loc.isInvalid() || ctx.getSourceManager().isInSystemHeader(ctx.getSourceManager().getExpansionLoc(loc));
+}
+
+bool inNamespace(const Decl *d, llvm::StringRef name) {
+  for (const DeclContext *dc = d->getDeclContext(); dc; dc = dc->getParent())
+    if (const auto *ns = dyn_cast<NamespaceDecl>(dc))
+      if (ns->getIdentifier() && ns->getName() == name && ns->getParent()->getRedeclContext()->isTranslationUnit())
+        return true;
+  return false;
+}
+
+const FunctionDecl *calleeDecl(const CallExpr *call) {
+  if (const FunctionDecl *fd = call->getDirectCallee()) return fd;
+  const Expr *callee = call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *ul = dyn_cast<UnresolvedLookupExpr>(callee))
+    for (const NamedDecl *d : ul->decls()) {
+      d = d->getUnderlyingDecl();
+      if (const auto *ft = dyn_cast<FunctionTemplateDecl>(d)) return ft->getTemplatedDecl();
+      if (const auto *fd = dyn_cast<FunctionDecl>(d)) return fd;
+    }
+  return nullptr;
+}
+
+const std::set<std::string> &atomicNames() {
+  static const std::set<std::string> names = {
+      "atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec",
+      "atomicCAS", "atomicAnd", "atomicOr", "atomicXor", "atomicAdd_block", "atomicSub_block",
+      "atomicExch_block", "atomicMin_block", "atomicMax_block", "atomicCAS_block", "atomicAnd_block",
+      "atomicOr_block", "atomicXor_block"};
+  return names;
+}
+
+// Calls whose results differ between two executions of the same region by nature.
+bool isNondeterministicCall(const CallExpr *call) {
+  static const std::set<std::string> names = {"clock", "clock64", "__clock", "__clock64", "__globaltimer",
+                                              "__activemask", "globaltimer"};
+  return names.count(calleeName(call)) > 0;
+}
+
+BarrierKind barrierKind(const std::string &name) {
+  if (name == "__syncthreads_count") return BarrierKind::Count;
+  if (name == "__syncthreads_and") return BarrierKind::And;
+  if (name == "__syncthreads_or") return BarrierKind::Or;
+  return BarrierKind::Plain;
+}
+
+// __syncthreads family or a cooperative-groups block sync; "what" is set for reports.
+bool isBlockBarrier(const CallExpr *call, std::string &what) {
+  const std::string name = calleeName(call);
+  if (name == "__syncthreads" || name == "__syncthreads_count" || name == "__syncthreads_and" ||
+      name == "__syncthreads_or") {
+    what = name + "()";
+    return true;
+  }
+  if (name != "sync") return false;
+  const FunctionDecl *fd = calleeDecl(call);
+  if (!fd || !inNamespace(fd, "cooperative_groups")) return false;
+  if (const auto *md = dyn_cast<CXXMethodDecl>(fd)) {
+    if (md->getParent()->getName() == "thread_block") {
+      what = "thread_block::sync()";
+      return true;
+    }
+    return false;
+  }
+  if (call->getNumArgs() == 1) {
+    const QualType t = call->getArg(0)->getType();
+    if (const auto *rd = t->getAsCXXRecordDecl(); rd && rd->getName() == "thread_block") {
+      what = "cooperative_groups::sync()";
+      return true;
+    }
+  }
+  return false;
+}
+
+bool isGridSync(const CallExpr *call) {
+  const std::string name = calleeName(call);
+  const FunctionDecl *fd = calleeDecl(call);
+  if (!fd || !inNamespace(fd, "cooperative_groups")) return false;
+  if (name == "this_grid" || name == "this_multi_grid") return true;
+  if (const auto *md = dyn_cast<CXXMethodDecl>(fd))
+    return name == "sync" && md->getParent()->getName().contains("grid");
+  return false;
+}
+
+}  // namespace
+
+// ---- per-function analysis ----------------------------------------------------------------------
+
+namespace {
+
+class FunctionAnalyzer : public RecursiveASTVisitor<FunctionAnalyzer> {
+public:
+  FunctionAnalyzer(ASTContext &ctx, FunctionFacts &facts) : ctx_(ctx), facts_(facts) {}
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+
+  bool TraverseLambdaExpr(LambdaExpr *lambda) {
+    // Lambdas run inside the caller's region; one that synchronizes, stores through pointers or
+    // does atomics would need the clone's context inside it.
+    LambdaScan scan(ctx_);
+    scan.TraverseStmt(lambda->getBody());
+    if (scan.effect) refuse("a lambda with barriers, atomics or stores to memory", lambda->getBeginLoc());
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *call) {
+    std::string what;
+    const std::string name = calleeName(call);
+    if (isBlockBarrier(call, what)) {
+      addBarrier(call, what);
+    } else if (isGridSync(call)) {
+      refuse("grid-wide synchronization", call->getBeginLoc());
+    } else if (atomicNames().count(name)) {
+      facts_.atomics.push_back(call);
+    } else if (name.rfind("atomic", 0) == 0 || name.rfind("__atomic", 0) == 0) {
+      refuse("the atomic operation " + name, call->getBeginLoc());
+    } else if (name == "printf") {
+      facts_.printfs.push_back(call);
+    } else if (name == "malloc" || name == "free" || name == "__trap" || name == "asm") {
+      refuse("a call of " + name, call->getBeginLoc());
+    } else {
+      const FunctionDecl *fd = calleeDecl(call);
+      if (fd && inSystemHeader(ctx_, fd->getLocation())) {
+        if (const auto *md = dyn_cast<CXXMethodDecl>(fd);
+            md && inNamespace(md, "cub") && md->getParent()->getName().starts_with("Block"))
+          refuse("the CUB block primitive " + md->getParent()->getNameAsString() + " (it synchronizes the block)",
+                 call->getBeginLoc());
+      } else if (fd) {
+        calls.push_back(call);
+      }
+    }
+    return true;
+  }
+
+  bool VisitReturnStmt(ReturnStmt *ret) {
+    if (facts_.isKernel) facts_.returns.push_back(ret);
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *op) {
+    if (op->isAssignmentOp()) addStore(op->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *op) {
+    if (op->isIncrementDecrementOp()) addStore(op->getSubExpr());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *op) {
+    const OverloadedOperatorKind k = op->getOperator();
+    if (op->getNumArgs() >= 1 && (op->isAssignmentOp() || k == OO_PlusPlus || k == OO_MinusMinus))
+      addStore(op->getArg(0));
+    return true;
+  }
+
+  bool VisitVarDecl(VarDecl *var) {
+    if (var->hasAttr<CUDASharedAttr>() && var->isLocalVarDeclOrParm()) facts_.sharedLocals.push_back(var);
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *ref) {
+    const auto *var = dyn_cast<VarDecl>(ref->getDecl());
+    if (var && var->hasAttr<CUDASharedAttr>() && !var->isLocalVarDeclOrParm()) {
+      if (std::find(facts_.sharedGlobals.begin(), facts_.sharedGlobals.end(), var) == facts_.sharedGlobals.end())
+        facts_.sharedGlobals.push_back(var);
+    }
+    return true;
+  }
+
+  bool VisitGCCAsmStmt(GCCAsmStmt *as) {
+    const std::string text = as->getAsmString();
+    for (const char *bad : {"st.", "atom", "red.", "bar.", "barrier", "cp.async"})
+      if (text.find(bad) != std::string::npos) {
+        refuse("inline PTX that stores, synchronizes or does atomics", as->getBeginLoc());
+        return true;
+      }
+    for (unsigned i = 0; i < as->getNumOutputs(); ++i)
+      if (const auto *ref = dyn_cast<DeclRefExpr>(as->getOutputExpr(i)->IgnoreParenImpCasts()))
+        if (const auto *v = dyn_cast<VarDecl>(ref->getDecl())) asmOutputs.insert(v);
+    return true;
+  }
+
+  void refuse(const std::string &reason, SourceLocation where) {
+    if (!facts_.refusal.refused()) facts_.refusal = Refusal{reason, where};
+  }
+
+  std::vector<const CallExpr *> calls;  // user callees; sorted out once every function is known
+  std::set<const VarDecl *> asmOutputs;
+
+private:
+  struct LambdaScan : RecursiveASTVisitor<LambdaScan> {
+    explicit LambdaScan(ASTContext &c) : ctx(c) {}
+    bool VisitCallExpr(CallExpr *call) {
+      std::string what;
+      const std::string name = calleeName(call);
+      if (isBlockBarrier(call, what) || name.rfind("atomic", 0) == 0) effect = true;
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *op) {
+      if (op->isAssignmentOp() && !isa<DeclRefExpr>(op->getLHS()->IgnoreParenImpCasts())) effect = true;
+      return true;
+    }
+    ASTContext &ctx;
+    bool effect = false;
+  };
+
+  // The statement the call is part of, and whether it sits in a condition we can rewrite.
+  void addBarrier(const CallExpr *call, const std::string &what) {
+    Barrier b;
+    b.call = call;
+    b.what = what;
+    const std::string name = calleeName(call);
+    b.kind = barrierKind(name);
+    if (b.kind != BarrierKind::Plain) b.predicate = call->getNumArgs() ? call->getArg(0) : nullptr;
+    const Stmt *node = call;
+    while (true) {
+      DynTypedNodeList parents = ctx_.getParents(*node);
+      if (parents.empty()) return refuse("a barrier outside any statement", call->getBeginLoc());
+      const Stmt *parent = parents[0].get<Stmt>();
+      if (!parent) {
+        // A declaration: the statement is its DeclStmt.
+        const Decl *d = parents[0].get<Decl>();
+        DynTypedNodeList up = d ? ctx_.getParents(*d) : DynTypedNodeList(DynTypedNode());
+        const Stmt *ds = up.empty() ? nullptr : up[0].get<Stmt>();
+        if (!ds || !isa<DeclStmt>(ds)) return refuse("a barrier in an initializer it cannot move", call->getBeginLoc());
+        node = ds;
+        parent = nullptr;
+        DynTypedNodeList up2 = ctx_.getParents(*ds);
+        parent = up2.empty() ? nullptr : up2[0].get<Stmt>();
+        if (!parent || isa<CompoundStmt>(parent)) break;
+        return refuse("a barrier in a declaration that is not a statement of a block", call->getBeginLoc());
+      }
+      if (isa<ConditionalOperator>(parent) || isa<LambdaExpr>(parent) ||
+          (isa<BinaryOperator>(parent) && cast<BinaryOperator>(parent)->isLogicalOp()))
+        return refuse("a barrier evaluated conditionally inside an expression", call->getBeginLoc());
+      if (const auto *ws = dyn_cast<WhileStmt>(parent)) {
+        if (ws->getCond() == node || ws->getConditionVariableDeclStmt() == node) {
+          if (!isa<CompoundStmt>(ws->getBody()))
+            return refuse("a barrier in the condition of a while loop without braces", call->getBeginLoc());
+          b.inWhileCondition = true;
+          node = ws;
+          break;
+        }
+        break;
+      }
+      if (const auto *fs = dyn_cast<ForStmt>(parent)) {
+        if (fs->getCond() == node || fs->getInc() == node || fs->getInit() == node)
+          return refuse("a barrier in the header of a for loop", call->getBeginLoc());
+        break;
+      }
+      if (const auto *ds = dyn_cast<DoStmt>(parent)) {
+        if (ds->getCond() == node) return refuse("a barrier in the condition of a do-while loop", call->getBeginLoc());
+        break;
+      }
+      if (const auto *ss = dyn_cast<SwitchStmt>(parent)) {
+        if (ss->getCond() == node) return refuse("a barrier in a switch condition", call->getBeginLoc());
+        break;
+      }
+      if (const auto *is = dyn_cast<IfStmt>(parent)) {
+        if (is->getCond() == node) node = is;  // barrier in the condition: the site precedes the if
+        break;
+      }
+      if (isa<CompoundStmt>(parent) || isa<SwitchCase>(parent) || isa<LabelStmt>(parent)) break;
+      node = parent;
+    }
+    const Stmt *statement = node;
+    if (b.kind == BarrierKind::Plain && !isa<Expr>(statement))
+      return refuse("a barrier inside a larger statement", call->getBeginLoc());
+    if (b.kind == BarrierKind::Plain && cast<Expr>(statement)->IgnoreImplicit()->IgnoreParens() != call &&
+        !isa<CXXMemberCallExpr>(call))
+      return refuse("a barrier inside a larger expression", call->getBeginLoc());
+    if (b.predicate && b.predicate->HasSideEffects(ctx_, false))
+      return refuse("a barrier predicate with side effects", call->getBeginLoc());
+    b.statement = statement;
+    facts_.barriers.push_back(b);
+  }
+
+  // A store needs the undo hook unless it writes a local or a privatized shared variable.
+  void addStore(const Expr *lhs) {
+    const Expr *e = lhs->IgnoreParens();
+    while (true) {
+      e = e->IgnoreParens();
+      if (const auto *ic = dyn_cast<ImplicitCastExpr>(e)) {
+        e = ic->getSubExpr();
+        continue;
+      }
+      if (const auto *me = dyn_cast<MemberExpr>(e)) {
+        if (me->isArrow()) break;
+        e = me->getBase();
+        continue;
+      }
+      if (const auto *as = dyn_cast<ArraySubscriptExpr>(e)) {
+        const Expr *base = as->getBase()->IgnoreParens();
+        if (const auto *ic = dyn_cast<ImplicitCastExpr>(base); ic && ic->getCastKind() == CK_ArrayToPointerDecay) {
+          e = ic->getSubExpr();
+          continue;
+        }
+        break;
+      }
+      if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
+        const auto *var = dyn_cast<VarDecl>(ref->getDecl());
+        if (var && !var->getType()->isReferenceType() &&
+            (var->hasAttr<CUDASharedAttr>() || (var->isLocalVarDeclOrParm() && !var->isStaticLocal())))
+          return;
+        break;
+      }
+      break;
+    }
+    if (const auto *fd = lhs->IgnoreParenImpCasts(); isa<MemberExpr>(fd))
+      if (const auto *field = dyn_cast<FieldDecl>(cast<MemberExpr>(fd)->getMemberDecl()); field && field->isBitField())
+        return refuse("a store to a bit-field through a pointer", lhs->getBeginLoc());
+    facts_.hookedStores.push_back(lhs);
+  }
+
+  ASTContext &ctx_;
+  FunctionFacts &facts_;
+};
+
+// ---- locals ---------------------------------------------------------------------------------------
+
+// The statement whose extent is the variable's scope: its block, or the for loop of its init.
+const Stmt *scopeOf(ASTContext &ctx, const VarDecl *var) {
+  DynTypedNodeList parents = ctx.getParents(*var);
+  const Stmt *ds = parents.empty() ? nullptr : parents[0].get<Stmt>();
+  if (!ds) return nullptr;
+  DynTypedNodeList up = ctx.getParents(*ds);
+  return up.empty() ? nullptr : up[0].get<Stmt>();
+}
+
+const DeclStmt *declStmtOf(ASTContext &ctx, const VarDecl *var) {
+  DynTypedNodeList parents = ctx.getParents(*var);
+  return parents.empty() ? nullptr : parents[0].get<DeclStmt>();
+}
+
+// Every DeclRefExpr in a function, by variable.
+struct References : RecursiveASTVisitor<References> {
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool VisitDeclRefExpr(DeclRefExpr *ref) {
+    if (const auto *v = dyn_cast<VarDecl>(ref->getDecl())) uses[v].push_back(ref);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *op) {
+    if (op->isAssignmentOp())
+      if (const auto *ref = dyn_cast<DeclRefExpr>(op->getLHS()->IgnoreParenImpCasts()))
+        if (const auto *v = dyn_cast<VarDecl>(ref->getDecl())) assignments[v].push_back(op->getRHS());
+    return true;
+  }
+  std::map<const VarDecl *, std::vector<const DeclRefExpr *>> uses;
+  std::map<const VarDecl *, std::vector<const Expr *>> assignments;
+};
+
+// Read as a value only (never assigned, incremented, address-taken or bound to a reference).
+bool onlyRead(ASTContext &ctx, const std::vector<const DeclRefExpr *> &uses) {
+  for (const DeclRefExpr *ref : uses) {
+    const Stmt *node = ref;
+    while (true) {
+      DynTypedNodeList parents = ctx.getParents(*node);
+      const Stmt *p = parents.empty() ? nullptr : parents[0].get<Stmt>();
+      if (!p) return false;
+      if (isa<ParenExpr>(p)) {
+        node = p;
+        continue;
+      }
+      if (const auto *ic = dyn_cast<ImplicitCastExpr>(p)) {
+        if (ic->getCastKind() == CK_LValueToRValue) break;
+        if (ic->getCastKind() == CK_NoOp) { node = p; continue; }
+        return false;
+      }
+      if (const auto *me = dyn_cast<MemberExpr>(p)) {
+        // A static or const member function, or a field read further up.
+        if (const auto *md = dyn_cast<CXXMethodDecl>(me->getMemberDecl())) {
+          if (md->isStatic() || md->isConst()) break;
+          return false;
+        }
+        node = p;
+        continue;
+      }
+      if (isa<CXXConstructExpr>(p)) {
+        const auto *ce = cast<CXXConstructExpr>(p);
+        if (ce->getConstructor()->isCopyOrMoveConstructor()) break;
+        return false;
+      }
+      if (isa<DependentScopeDeclRefExpr>(p) || isa<CXXDependentScopeMemberExpr>(p)) return false;
+      return false;
+    }
+  }
+  return true;
+}
+
+// Only constants, parameters that never change, already-moved locals, built-in variables
+// (threadIdx...) and calls of functions from system headers such as cooperative_groups.
+struct InvariantCheck : RecursiveASTVisitor<InvariantCheck> {
+  InvariantCheck(ASTContext &c, const std::set<const VarDecl *> &ok) : ctx(c), allowed(ok) {}
+  bool VisitDeclRefExpr(DeclRefExpr *ref) {
+    if (const auto *v = dyn_cast<VarDecl>(ref->getDecl()))
+      if (v->isLocalVarDeclOrParm() && !allowed.count(v) && !v->isStaticLocal()) invariant = false;
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *call) {
+    const FunctionDecl *fd = call->getDirectCallee();
+    if (!fd || !inSystemHeader(ctx, fd->getLocation()) || isNondeterministicCall(call)) invariant = false;
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *ce) {
+    if (!inSystemHeader(ctx, ce->getConstructor()->getLocation()) && !ce->getConstructor()->isTrivial())
+      invariant = false;
+    return true;
+  }
+  bool VisitStmt(Stmt *s) {
+    if (isa<UnresolvedLookupExpr>(s) || isa<CXXDependentScopeMemberExpr>(s) || isa<UnresolvedMemberExpr>(s))
+      invariant = false;
+    return true;
+  }
+  ASTContext &ctx;
+  const std::set<const VarDecl *> &allowed;
+  bool invariant = true;
+};
+
+struct NondeterminismCheck : RecursiveASTVisitor<NondeterminismCheck> {
+  explicit NondeterminismCheck(const std::set<const VarDecl *> &bad) : excluded(bad) {}
+  bool VisitCallExpr(CallExpr *call) {
+    if (isNondeterministicCall(call)) found = true;
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *ref) {
+    if (const auto *v = dyn_cast<VarDecl>(ref->getDecl()); v && excluded.count(v)) found = true;
+    return true;
+  }
+  const std::set<const VarDecl *> &excluded;
+  bool found = false;
+};
+
+}  // namespace
+
+TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &ctx) : ctx_(ctx) {
+  struct Collector : RecursiveASTVisitor<Collector> {
+    bool shouldVisitTemplateInstantiations() const { return false; }
+    bool VisitFunctionDecl(FunctionDecl *fn) {
+      if (!fn->doesThisDeclarationHaveABody() || fn->isTemplateInstantiation()) return true;
+      if (fn->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) return true;
+      if (inSystemHeader(*ctx, fn->getLocation())) return true;
+      const bool kernel = fn->hasAttr<CUDAGlobalAttr>();
+      const bool device = fn->hasAttr<CUDADeviceAttr>();
+      if (!kernel && !device) return true;
+      if (const auto *md = dyn_cast<CXXMethodDecl>(fn); md && md->getParent()->isLambda()) return true;
+      FunctionFacts f;
+      f.fn = fn;
+      f.isKernel = kernel;
+      out->push_back(f);
+      return true;
+    }
+    ASTContext *ctx;
+    std::vector<FunctionFacts> *out;
+  } collector;
+  collector.ctx = &ctx;
+  collector.out = &functions_;
+  collector.TraverseDecl(ctx.getTranslationUnitDecl());
+  for (size_t i = 0; i < functions_.size(); ++i) index_[functions_[i].fn] = i;
+  for (FunctionFacts &f : functions_) analyzeFunction(f);
+  propagate();
+  for (FunctionFacts &f : functions_)
+    if (f.isKernel || needsClone_.count(f.fn)) planLocals(f);
+}
+
+const FunctionFacts *TranslationUnitAnalysis::facts(const FunctionDecl *fn) const {
+  auto it = index_.find(fn);
+  return it == index_.end() ? nullptr : &functions_[it->second];
+}
+
+bool TranslationUnitAnalysis::needsClone(const FunctionDecl *fn) const { return needsClone_.count(fn) > 0; }
+bool TranslationUnitAnalysis::synchronizes(const FunctionDecl *fn) const { return synchronizes_.count(fn) > 0; }
+
+const FunctionDecl *TranslationUnitAnalysis::userCallee(const CallExpr *call) const {
+  const FunctionDecl *def = definitionOf(calleeDecl(call));
+  return def && index_.count(def) ? def : nullptr;
+}
+
+namespace {
+std::map<const FunctionFacts *, std::vector<const CallExpr *>> pendingCalls;
+}
+
+void TranslationUnitAnalysis::analyzeFunction(FunctionFacts &facts) {
+  FunctionAnalyzer analyzer(ctx_, facts);
+  analyzer.TraverseStmt(facts.fn->getBody());
+  pendingCalls[&facts] = analyzer.calls;
+  // Locals written by inline PTX are not compared.
+  for (const VarDecl *v : analyzer.asmOutputs) facts.locals.push_back(LocalPlan{v, LocalKind::Hoisted, "", "", false});
+}
+
+void TranslationUnitAnalysis::propagate() {
+  for (const FunctionFacts &f : functions_) {
+    if (!f.barriers.empty()) synchronizes_.insert(f.fn);
+    if (f.hasOwnEffects()) needsClone_.insert(f.fn);
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (FunctionFacts &f : functions_)
+      for (const CallExpr *call : pendingCalls[&f]) {
+        const FunctionDecl *callee = userCallee(call);
+        if (!callee) continue;
+        if (synchronizes_.count(callee) && synchronizes_.insert(f.fn).second) changed = true;
+        if (needsClone_.count(callee) && needsClone_.insert(f.fn).second) changed = true;
+      }
+  }
+  for (FunctionFacts &f : functions_) {
+    for (const CallExpr *call : pendingCalls[&f]) {
+      const FunctionDecl *callee = userCallee(call);
+      if (!callee || !needsClone_.count(callee)) continue;
+      if (const FunctionFacts *cf = facts(callee); cf && cf->refusal.refused() && !f.refusal.refused())
+        f.refusal = Refusal{"it calls " + callee->getNameAsString() + ", which cannot be checked: " + cf->refusal.reason,
+                            call->getBeginLoc()};
+      if (isa<CXXMethodDecl>(callee) && !f.refusal.refused())
+        f.refusal = Refusal{"a member function that synchronizes or writes memory (" + callee->getNameAsString() + ")",
+                            call->getBeginLoc()};
+      if (!synchronizes_.count(callee)) {
+        f.clonedCalls.push_back(call);
+        continue;
+      }
+      // A synchronizing helper: `f(args);`, `local = f(args);` or `T local = f(args);`.
+      const Stmt *node = call;
+      const Stmt *statement = nullptr;
+      while (true) {
+        DynTypedNodeList parents = ctx_.getParents(*node);
+        if (parents.empty()) break;
+        if (const Stmt *p = parents[0].get<Stmt>()) {
+          if (isa<CompoundStmt>(p)) {
+            statement = node;
+            break;
+          }
+          if (isa<ExprWithCleanups>(p) || isa<ImplicitCastExpr>(p) || isa<ParenExpr>(p) ||
+              isa<MaterializeTemporaryExpr>(p) || isa<CXXBindTemporaryExpr>(p)) {
+            node = p;
+            continue;
+          }
+          if (const auto *bo = dyn_cast<BinaryOperator>(p); bo && bo->getOpcode() == BO_Assign) {
+            const auto *ref = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts());
+            const auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+            if (var && var->isLocalVarDeclOrParm() && !var->getType()->isReferenceType()) {
+              node = p;
+              continue;
+            }
+          }
+          break;
+        }
+        if (const Decl *d = parents[0].get<Decl>()) {
+          const auto *var = dyn_cast<VarDecl>(d);
+          DynTypedNodeList up = ctx_.getParents(*d);
+          const auto *ds = up.empty() ? nullptr : up[0].get<DeclStmt>();
+          DynTypedNodeList up2 = ds ? ctx_.getParents(*ds) : DynTypedNodeList(DynTypedNode());
+          if (var && ds && ds->isSingleDecl() && !up2.empty() && up2[0].get<CompoundStmt>()) statement = ds;
+        }
+        break;
+      }
+      bool sideEffects = false;
+      for (const Expr *arg : call->arguments()) sideEffects |= arg->HasSideEffects(ctx_, false);
+      if (!statement || sideEffects) {
+        if (!f.refusal.refused())
+          f.refusal = Refusal{"a call of " + callee->getNameAsString() +
+                                  " (which synchronizes) that is not a statement of its own with plain arguments",
+                              call->getBeginLoc()};
+        continue;
+      }
+      f.helperCalls.push_back(HelperCall{call, statement, callee});
+    }
+  }
+  pendingCalls.clear();
+}
+
+void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
+  const SourceManager &sm = ctx_.getSourceManager();
+  // Where a jump back may land: at every barrier, before and after every synchronizing call.
+  std::vector<SourceLocation> resumePoints;
+  for (const Barrier &b : facts.barriers) resumePoints.push_back(b.statement->getBeginLoc());
+  for (const HelperCall &h : facts.helperCalls) {
+    resumePoints.push_back(h.statement->getBeginLoc());
+    resumePoints.push_back(h.statement->getEndLoc());
+  }
+
+  References refs;
+  refs.TraverseStmt(facts.fn->getBody());
+
+  std::set<const VarDecl *> asmOut;
+  for (const LocalPlan &p : facts.locals) asmOut.insert(p.var);
+  facts.locals.clear();
+
+  std::set<const VarDecl *> invariantOk;
+  for (const ParmVarDecl *p : facts.fn->parameters()) {
+    if (onlyRead(ctx_, refs.uses[p])) invariantOk.insert(p);
+    else facts.modifiedParams.push_back(p);
+  }
+
+  // Locals whose scope contains a resume point after their declaration, in source order.
+  struct LocalCollector : RecursiveASTVisitor<LocalCollector> {
+    bool shouldVisitTemplateInstantiations() const { return false; }
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitVarDecl(VarDecl *v) {
+      if (v->isLocalVarDecl() && !v->isStaticLocal() && !v->hasAttr<CUDASharedAttr>()) vars.push_back(v);
+      return true;
+    }
+    std::vector<const VarDecl *> vars;
+  } collector;
+  collector.TraverseStmt(facts.fn->getBody());
+
+  int counter = 0;
+  for (const VarDecl *var : collector.vars) {
+    const Stmt *scope = scopeOf(ctx_, var);
+    if (!scope) {
+      if (!facts.refusal.refused()) facts.refusal = Refusal{"a variable declared in a condition", var->getLocation()};
+      continue;
+    }
+    const SourceRange range = scope->getSourceRange();
+    bool crosses = false;
+    for (SourceLocation point : resumePoints)
+      if (sm.isBeforeInTranslationUnit(var->getLocation(), point) && sm.isBeforeInTranslationUnit(point, range.getEnd()) &&
+          sm.isBeforeInTranslationUnit(range.getBegin(), point))
+        crosses = true;
+    if (!crosses) continue;
+    if (!isa<CompoundStmt>(scope) && !isa<ForStmt>(scope)) {
+      if (!facts.refusal.refused())
+        facts.refusal = Refusal{"a variable declared in a condition that lives across a barrier", var->getLocation()};
+      continue;
+    }
+    LocalPlan plan;
+    plan.var = var;
+    plan.newName = var->getNameAsString() + "__ldcc" + std::to_string(++counter);
+    const DeclStmt *ds = declStmtOf(ctx_, var);
+    const bool immutable = var->getType().isConstQualified() || onlyRead(ctx_, refs.uses[var]);
+    bool invariant = var->hasInit() && ds && ds->isSingleDecl() && !isa<ForStmt>(scope);
+    if (invariant) {
+      InvariantCheck check(ctx_, invariantOk);
+      check.TraverseStmt(const_cast<Expr *>(var->getInit()));
+      invariant = check.invariant;
+    }
+    if (immutable && invariant) {
+      plan.kind = LocalKind::Moved;
+      invariantOk.insert(var);
+    } else {
+      plan.kind = LocalKind::Hoisted;
+      QualType t = var->getType();
+      const QualType canonical = t.getCanonicalType();
+      const bool dependentAuto = t->getContainedAutoType() && t->isUndeducedType();
+      const bool localClass = canonical->getAsTagDecl() && canonical->getAsTagDecl()->getDeclContext()->isFunctionOrMethod();
+      if (t->isReferenceType() || dependentAuto || localClass || (canonical->isArrayType() && canonical.isConstQualified()) ||
+          (t.isConstQualified() && !t->isScalarType())) {
+        if (!facts.refusal.refused())
+          facts.refusal = Refusal{"the local '" + var->getNameAsString() +
+                                      "' lives across a barrier and cannot be moved to function scope (reference, "
+                                      "const aggregate, dependent auto or local type)",
+                                  var->getLocation()};
+        continue;
+      }
+      if (const auto *rd = canonical->getAsCXXRecordDecl(); rd && rd->hasDefinition() && !rd->hasDefaultConstructor() &&
+                                                            !rd->needsImplicitDefaultConstructor()) {
+        if (!facts.refusal.refused())
+          facts.refusal = Refusal{"the local '" + var->getNameAsString() +
+                                      "' lives across a barrier and its type has no default constructor",
+                                  var->getLocation()};
+        continue;
+      }
+      t.removeLocalConst();
+      plan.type = printType(t, ctx_);
+    }
+    facts.locals.push_back(plan);
+  }
+
+  // Values that differ between executions by nature are not compared (nor anything computed from them).
+  std::set<const VarDecl *> excluded = asmOut;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto &[var, rhss] : refs.assignments) {
+      if (excluded.count(var)) continue;
+      NondeterminismCheck check(excluded);
+      for (const Expr *rhs : rhss) check.TraverseStmt(const_cast<Expr *>(rhs));
+      if (check.found) changed = excluded.insert(var).second || changed;
+    }
+    for (const LocalPlan &p : facts.locals) {
+      if (excluded.count(p.var) || !p.var->hasInit()) continue;
+      NondeterminismCheck check(excluded);
+      check.TraverseStmt(const_cast<Expr *>(p.var->getInit()));
+      if (check.found) changed = excluded.insert(p.var).second || changed;
+    }
+  }
+  for (LocalPlan &p : facts.locals) p.compared = !excluded.count(p.var);
+  for (const ParmVarDecl *p : facts.modifiedParams)
+    if (excluded.count(p)) facts.uncomparedParams.insert(p);
+}
+
+std::vector<const VarDecl *> TranslationUnitAnalysis::helperSharedOf(const FunctionDecl *kernel) const {
+  std::vector<const VarDecl *> out;
+  std::set<const FunctionDecl *> seen;
+  std::function<void(const FunctionDecl *)> visit = [&](const FunctionDecl *fn) {
+    if (!seen.insert(fn).second) return;
+    const FunctionFacts *f = facts(fn);
+    if (!f) return;
+    if (fn != kernel)
+      for (const VarDecl *v : f->sharedLocals) out.push_back(v);
+    for (const HelperCall &h : f->helperCalls) visit(h.callee);
+    for (const CallExpr *c : f->clonedCalls)
+      if (const FunctionDecl *callee = userCallee(c)) visit(callee);
+  };
+  visit(kernel);
+  return out;
+}
+
+}  // namespace ldcc::translator

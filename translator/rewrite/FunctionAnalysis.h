@@ -1,0 +1,118 @@
+// What the checked clone of one kernel or __device__ function must change (DESIGN.md section 6),
+// found on the function's AST (the template pattern for templates). Clang-facing header.
+//
+// One analysis per concern, each a method of FunctionAnalyzer:
+//   sites      barriers (__syncthreads, _count/_and/_or, cooperative-groups block sync), calls of
+//              helpers that synchronize, kernel returns;
+//   locals     which locals must move to function scope so that a jump back to a site is legal,
+//              which of them a checkpoint saves and the register comparison compares;
+//   memory     __shared__ variables to privatize, stores the block must be able to undo, atomics,
+//              printf;
+//   refusals   constructs the checker cannot run safely: the kernel then runs unchecked.
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/Stmt.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ldcc::translator {
+
+enum class BarrierKind { Plain, Count, And, Or };
+
+struct Barrier {
+  const clang::CallExpr *call = nullptr;
+  const clang::Stmt *statement = nullptr;  // the full statement around the call
+  BarrierKind kind = BarrierKind::Plain;
+  const clang::Expr *predicate = nullptr;  // _count/_and/_or
+  bool inWhileCondition = false;           // while (__syncthreads_or(p)) { ... }
+  std::string what;                        // as the user wrote it, for reports
+};
+
+// A call of a function that synchronizes the block, as a statement of its own.
+struct HelperCall {
+  const clang::CallExpr *call = nullptr;
+  const clang::Stmt *statement = nullptr;
+  const clang::FunctionDecl *callee = nullptr;
+};
+
+enum class LocalKind {
+  Moved,    // immutable, invariant initializer: the whole declaration moves to function scope
+  Hoisted,  // declared at function scope, initialized in place, saved by every checkpoint
+};
+
+struct LocalPlan {
+  const clang::VarDecl *var = nullptr;
+  LocalKind kind = LocalKind::Hoisted;
+  std::string newName;
+  std::string type;      // printed, without top-level const (Hoisted)
+  bool compared = true;  // false: its value differs between executions by nature (clock(), ...)
+};
+
+struct Refusal {
+  std::string reason;
+  clang::SourceLocation where;
+  bool refused() const { return !reason.empty(); }
+};
+
+struct FunctionFacts {
+  const clang::FunctionDecl *fn = nullptr;  // the definition (template pattern for templates)
+  bool isKernel = false;
+  Refusal refusal;
+
+  std::vector<Barrier> barriers;
+  std::vector<HelperCall> helperCalls;                 // callees that synchronize
+  std::vector<const clang::CallExpr *> clonedCalls;    // other callees that have a clone
+  std::vector<const clang::ReturnStmt *> returns;      // kernels: become the exit site
+  std::vector<const clang::Expr *> hookedStores;       // left-hand sides
+  std::vector<const clang::CallExpr *> atomics;
+  std::vector<const clang::CallExpr *> printfs;
+  std::vector<const clang::VarDecl *> sharedLocals;    // __shared__ declared in this function
+  std::vector<const clang::VarDecl *> sharedGlobals;   // file-scope __shared__ it uses
+  std::vector<const clang::ParmVarDecl *> modifiedParams;   // saved by checkpoints
+  std::set<const clang::ParmVarDecl *> uncomparedParams;   // ... but not compared (clock() & co.)
+  std::vector<LocalPlan> locals;
+
+  bool hasOwnEffects() const {  // something a clone must change, before looking at callees
+    return !barriers.empty() || !hookedStores.empty() || !atomics.empty() || !printfs.empty() ||
+           !sharedLocals.empty() || !sharedGlobals.empty();
+  }
+};
+
+// The user functions of a translation unit and what each needs.
+class TranslationUnitAnalysis {
+public:
+  explicit TranslationUnitAnalysis(clang::ASTContext &ctx);
+
+  // Kernels and device functions defined outside system headers, in source order.
+  const std::vector<FunctionFacts> &functions() const { return functions_; }
+  const FunctionFacts *facts(const clang::FunctionDecl *fn) const;
+  bool needsClone(const clang::FunctionDecl *fn) const;     // called through its clone
+  bool synchronizes(const clang::FunctionDecl *fn) const;   // contains a barrier (transitively)
+  // The user definition a call reaches (through templates and unresolved lookups), or null.
+  const clang::FunctionDecl *userCallee(const clang::CallExpr *call) const;
+  // Every __shared__ variable of a kernel's clone, own first, then those of synchronizing or
+  // cloned helpers it reaches (each once).
+  std::vector<const clang::VarDecl *> helperSharedOf(const clang::FunctionDecl *kernel) const;
+
+private:
+  void analyzeFunction(FunctionFacts &facts);
+  void planLocals(FunctionFacts &facts);
+  void propagate();
+  clang::ASTContext &ctx_;
+  std::vector<FunctionFacts> functions_;
+  std::map<const clang::FunctionDecl *, size_t> index_;
+  std::set<const clang::FunctionDecl *> needsClone_, synchronizes_;
+};
+
+// Helpers shared by the analysis and the rewriting.
+std::string calleeName(const clang::CallExpr *call);
+const clang::FunctionDecl *definitionOf(const clang::FunctionDecl *fn);
+std::string printType(clang::QualType type, const clang::ASTContext &ctx);
+
+}  // namespace ldcc::translator

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (no clang, no network): the runtime-only build, the whole GPU test suite
 # and the benchmarks. Logs and CSV go to $OUT (the device tool brings them back), else to ./gpu-out.
-# Usage: scripts/gpu_run.sh [tests] [bench] [bench-quick] [examples]   (default: tests examples bench)
+# Usage: scripts/gpu_run.sh [tests] [corpus] [bench] [bench-quick] [bench-corpus] [examples]
+#        (default: tests examples bench). The corpus needs scripts/translate_corpus.sh run first.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${OUT:-$root/gpu-out}"
@@ -25,6 +26,11 @@ for step in "${steps[@]}"; do
     tests)
       ctest --test-dir "$build" --output-on-failure -j 4 2>&1 | tee "$out/ctest.log" | tail -25
       [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;
+    corpus)
+      ctest --test-dir "$build" -L corpus --output-on-failure -j 8 2>&1 | tee "$out/corpus.log" | tail -40
+      [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;
+    bench-corpus)
+      bash "$root/bench/corpus_bench.sh" "$build" "$out/corpus" 5 2>&1 | tail -40 ;;
     examples)
       (cd "$build" && ./examples/library_api/library_api_example 2>&1 && LDCC_MODE=off ./examples/library_api/library_api_example 2>&1) | tee "$out/examples.log" ;;
     bench)

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -181,11 +182,41 @@ void record_unchecked(const std::string& warning) {
   ProcessReport::instance().add(r);
 }
 
+// LDCC_TIMING: the wall time of one launch from the host, stream drained before and after, so
+// native (mode off) and checked launches of the same binary compare directly.
+class LaunchTimer {
+ public:
+  LaunchTimer(const KernelDesc& desc, Mode mode, cudaStream_t stream) : desc_(desc), mode_(mode), stream_(stream) {
+    if (flags().timing_path.empty()) return;
+    active_ = true;
+    cudaStreamSynchronize(stream_);
+    start_ = std::chrono::steady_clock::now();
+  }
+  ~LaunchTimer() {
+    if (!active_) return;
+    cudaStreamSynchronize(stream_);
+    const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start_).count();
+    std::lock_guard<std::mutex> lock(warn_mutex);
+    if (FILE* f = std::fopen(flags().timing_path.c_str(), "a")) {
+      std::fprintf(f, "%s,%s,%.1f\n", desc_.name, mode_ == Mode::Off ? "off" : "check", us);
+      std::fclose(f);
+    }
+  }
+
+ private:
+  const KernelDesc& desc_;
+  Mode mode_;
+  cudaStream_t stream_;
+  bool active_ = false;
+  std::chrono::steady_clock::time_point start_;
+};
+
 }  // namespace
 
 void launch_kernel(const KernelDesc& desc, const void* original, const void* checked, dim3 grid, dim3 block,
                    size_t shared_bytes, cudaStream_t stream, void** args) {
   const Mode mode = mode_for(desc);
+  LaunchTimer timer(desc, mode, stream);
   if (mode == Mode::Off) return run_original(desc, original, grid, block, shared_bytes, stream, args);
   const std::string kernel = desc.name;
   auto unchecked = [&](const std::string& why) {

@@ -139,19 +139,19 @@ __device__ __forceinline__ TargetBuffers layout_buffers(const ThreadState& t, ui
   return b;
 }
 
-__device__ __noinline__ void block_replicate(TargetBuffers b) {
+static __device__ __noinline__ void block_replicate(TargetBuffers b) {
   for (uint64_t off = uint64_t(thread_rank()) * 16; off < b.stride; off += uint64_t(block_threads()) * 16)
     replicate_chunk<16>(b, off);
 }
 
-__device__ __noinline__ void block_ww_check(TargetBuffers b, RaceLogView log) {
+static __device__ __noinline__ void block_ww_check(TargetBuffers b, RaceLogView log) {
   for (uint64_t off = uint64_t(thread_rank()) * 16; off < b.stride; off += uint64_t(block_threads()) * 16)
     ww_check_chunk_streaming<true>(b, off, log);
 }
 
 // rw-check of the warps' copies (not the atomics' copy: pass 2 replays atomics without touching it),
 // commit S := U, and every copy := S for the next region, chunk by chunk.
-__device__ __noinline__ void block_rw_commit(TargetBuffers b, RaceLogView log, bool check) {
+static __device__ __noinline__ void block_rw_commit(TargetBuffers b, RaceLogView log, bool check) {
   TargetBuffers warps = b;
   warps.num_copies = b.num_copies - 1;
   for (uint64_t off = uint64_t(thread_rank()) * 16; off < b.stride; off += uint64_t(block_threads()) * 16) {
@@ -164,7 +164,7 @@ __device__ __noinline__ void block_rw_commit(TargetBuffers b, RaceLogView log, b
 // ---- kernel entry --------------------------------------------------------------------------------
 // Returns false for the query launch. Otherwise claims the block's copies (dynamic shared memory or
 // a global scratch slot), zeroes S and replicates it.
-__device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, ThreadState& t, uint8_t* dynamic_shared,
+static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, ThreadState& t, uint8_t* dynamic_shared,
                                    uint32_t entry_site) {
   if (ctx.query_out) return false;
   const uint32_t warps = (block_threads() + 31) / 32;
@@ -214,7 +214,7 @@ __device__ __forceinline__ bool in_copies(const ThreadState& t, const void* p) {
   return b >= t.copies && b < t.copies + uint64_t(t.warps + 1) * t.stride;
 }
 
-__device__ __noinline__ void log_store(ThreadState& t, void* p, uint32_t size) {
+static __device__ __noinline__ void log_store(ThreadState& t, void* p, uint32_t size) {
   if (t.num_stores == kStoreLogEntries || size > 16) {
     t.overflow = true;
     return;
@@ -235,7 +235,7 @@ __device__ __forceinline__ T* store(ThreadState& t, T* p) {
   return p;
 }
 
-__device__ __noinline__ void undo_stores(ThreadState& t) {
+static __device__ __noinline__ void undo_stores(ThreadState& t) {
   for (uint32_t i = t.num_stores; i-- > 0;) {
     const StoreEntry& e = t.stores[i];
     for (uint32_t b = 0; b < e.size; ++b) e.addr[b] = e.old[b];
@@ -322,7 +322,7 @@ __device__ __forceinline__ void assign(T& to, const T& from) {
   }
 }
 
-__device__ __noinline__ void log_register_race(const ThreadState& t, uint32_t local) {
+static __device__ __noinline__ void log_register_race(const ThreadState& t, uint32_t local) {
   RaceLogView log = t.ctx->log;
   log.block = block_rank();
   log.region = t.bs->region_key & 0x7fffffffu;
@@ -345,7 +345,7 @@ __device__ __forceinline__ void compare_local(const ThreadState& t, uint32_t loc
 // ---- the site protocol ---------------------------------------------------------------------------
 // Called by every thread of the block, each at its own site (a barrier, a helper call, or the exit
 // site where finished threads park). Every call runs the same sequence of block barriers.
-__device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
+static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
   BlockState& bs = *t.bs;
   const LaunchCtx& ctx = *t.ctx;
   t.compare = false;

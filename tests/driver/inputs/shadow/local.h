@@ -1,0 +1,2 @@
+#pragma once
+#define LOCAL_OFFSET 1.0f

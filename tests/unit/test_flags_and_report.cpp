@@ -86,7 +86,30 @@ TEST(Report, Json) {
             "{\"checked_launches\":1,\"unchecked_launches\":0,\"dropped_records\":0,\"races\":[{\"kind\":\"write-write\","
             "\"space\":\"global\",\"kernel\":\"scatter\",\"region\":\"kernel entry .. kernel exit\",\"variable\":\"out\","
             "\"element_size\":4,\"first_element\":3,\"last_element\":3,\"byte_lo\":12,\"byte_hi\":16,\"unit_kind\":\"block\","
-            "\"units_a\":[3],\"units_b\":[7]}]}\n");
+            "\"units_a\":[3],\"units_b\":[7],\"block\":\"\",\"element\":\"out[3]\",\"units\":\"\"}]}\n");
+}
+
+// Level W in a translated kernel: the block, a two-dimensional element and who raced, in words.
+TEST(Report, WarpRaceText) {
+  Race r = race(RaceKind::WriteWrite, 136, 140, {1}, {3});
+  r.space = "shared";
+  r.unit_kind = "warp";
+  r.region = "from __syncthreads() at a.cu:10:3 to __syncthreads() at a.cu:14:3";
+  r.target = "tile";
+  r.block = "(2,0,0)";
+  r.element = "tile[1][1]";
+  r.units_text = "warp 1 and warp 3 of block (2,0,0) both wrote it";
+  EXPECT_EQ(format_race(r),
+            "ldcc: write-write race on shared memory\n"
+            "  kernel:   scatter\n"
+            "  region:   from __syncthreads() at a.cu:10:3 to __syncthreads() at a.cu:14:3\n"
+            "  variable: tile[1][1] (bytes 136..139 of tile)\n"
+            "  units:    warp 1 and warp 3 of block (2,0,0) both wrote it\n");
+  r.space = "register";
+  r.kind = RaceKind::ReadWrite;
+  r.target = "local reduce: v";
+  r.element = "thread 37";
+  EXPECT_NE(format_race(r).find("  variable: thread 37 (local reduce: v)\n"), std::string::npos);
 }
 
 }  // namespace

@@ -229,7 +229,8 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
       handledDecls.insert(ds);
       continue;
     }
-    hoisted << "::ldcc::rt::type_t<" << p.type << "> " << p.newName << "; ";
+    // Value-initialized: an indeterminate value could read differently in the two passes.
+    hoisted << "::ldcc::rt::type_t<" << p.type << "> " << p.newName << "{}; ";
     std::string compareId;
     if (p.compared) {
       tables.locals.push_back(fname + ": " + p.var->getNameAsString());

@@ -439,8 +439,31 @@ bool onlyRead(ASTContext &ctx, const std::vector<const DeclRefExpr *> &uses) {
 struct InvariantCheck : RecursiveASTVisitor<InvariantCheck> {
   InvariantCheck(ASTContext &c, const std::set<const VarDecl *> &ok) : ctx(c), allowed(ok) {}
   bool VisitDeclRefExpr(DeclRefExpr *ref) {
-    if (const auto *v = dyn_cast<VarDecl>(ref->getDecl()))
-      if (v->isLocalVarDeclOrParm() && !allowed.count(v) && !v->isStaticLocal()) invariant = false;
+    const auto *v = dyn_cast<VarDecl>(ref->getDecl());
+    if (!v) return true;
+    // Memory can change between the function's start and the declaration: only parameters that
+    // never change, moved locals, constants and the built-in index variables are invariant.
+    static const std::set<std::string> builtins = {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"};
+    if (v->isLocalVarDeclOrParm() && !v->isStaticLocal()) {
+      if (!allowed.count(v)) invariant = false;
+    } else if (builtins.count(v->getNameAsString())) {
+      // threadIdx & co.
+    } else if (!v->getType().isConstQualified() || v->hasAttr<CUDASharedAttr>() || v->hasAttr<CUDADeviceAttr>()) {
+      invariant = false;
+    }
+    return true;
+  }
+  // Reads through pointers and arrays see memory that may change before the declaration runs.
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *) {
+    invariant = false;
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *op) {
+    if (op->getOpcode() == UO_Deref) invariant = false;
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *me) {
+    if (me->isArrow()) invariant = false;
     return true;
   }
   bool VisitCallExpr(CallExpr *call) {

@@ -1,0 +1,63 @@
+// Kernels declared before their definitions and launched in between. The
+// clone's prototype is declared right after each declaration (unnamed
+// parameters, an empty parameter list and a template included), so the
+// rewritten launch, which names NAME__ldcc_checked, compiles before the clone
+// is defined.
+
+__device__ int g_counter;
+
+__global__ void addOne(int *, int);
+__global__ void resetCounter();
+template <int STEP> __global__ void addStep(int *data, int n);
+
+void run(int *data, int n) {
+  resetCounter<<<1, 1>>>();
+  addOne<<<(n + 127) / 128, 128>>>(data, n);
+  addStep<2><<<(n + 127) / 128, 128>>>(data, n);
+}
+
+__global__ void addOne(int *data, int n) {
+  __shared__ int staged[128];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  staged[threadIdx.x] = i < n ? data[i] : 0;
+  __syncthreads();
+  if (i < n) data[i] = staged[127 - threadIdx.x] + 1;
+}
+
+__global__ void resetCounter() { g_counter = 0; }
+
+template <int STEP> __global__ void addStep(int *data, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) data[i] += STEP;
+}
+
+// Descriptors in definition order; the launches name them whatever their order.
+// CHECK: ldcc_desc_0 = {"addOne", "check", {{.*}}, nullptr, nullptr};
+// CHECK: ldcc_desc_1 = {"resetCounter", "check", {{.*}}, nullptr, nullptr};
+// CHECK: ldcc_desc_2 = {"addStep", "check", {{.*}}, nullptr, nullptr};
+
+// Each declaration is followed, on its own line (so no line moves), by the clone's.
+// CHECK: __device__ int g_counter;
+// CHECK-EMPTY:
+// CHECK-NEXT: __global__ void addOne(int *, int); __global__ void addOne__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, int *, int);
+// CHECK-NEXT: __global__ void resetCounter(); __global__ void resetCounter__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx);
+// CHECK-NEXT: template <int STEP> __global__ void addStep(int *data, int n); template <int STEP> __global__ void addStep__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, int *data, int n);
+
+// The launches, before any definition.
+// CHECK:      void run(int *data, int n) {
+// CHECK-NEXT:   ::ldcc::rt::launch(::ldcc_desc_1, resetCounter, resetCounter__ldcc_checked, 1, 1, 0, 0);
+// CHECK-NEXT:   ::ldcc::rt::launch(::ldcc_desc_0, addOne, addOne__ldcc_checked, (n + 127) / 128, 128, 0, 0, data, n);
+// CHECK-NEXT:   ::ldcc::rt::launch(::ldcc_desc_2, addStep<2>, addStep__ldcc_checked<2>, (n + 127) / 128, 128, 0, 0, data, n);
+// CHECK-NEXT: }
+
+// The definitions, each followed by its clone (with the parameter names of the definition).
+// CHECK: #line 19 "{{.*}}/forward_declared.cu"
+// CHECK-NEXT: __global__ void addOne__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, int *data, int n) {
+// CHECK-SAME: ldcc_shared_type_0& staged = ::ldcc::rt::target_ref<ldcc_shared_type_0>(ldcc_t.base, ldcc_ctx.offsets[0]);
+// CHECK:   { if (ldcc_site(0u)) goto ldcc_dispatch; ldcc_resume_0:; }
+// CHECK: #line 27 "{{.*}}/forward_declared.cu"
+// CHECK-NEXT: __global__ void resetCounter__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx) {
+// CHECK-SAME: { (*::ldcc::rt::store(ldcc_t, &(g_counter))) = 0; } ldcc_exit:
+// CHECK: #line 29 "{{.*}}/forward_declared.cu"
+// CHECK-NEXT: template <int STEP> __global__ void addStep__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, int *data, int n) {
+// CHECK: if (i < n) (*::ldcc::rt::store(ldcc_t, &(data[i]))) += STEP;

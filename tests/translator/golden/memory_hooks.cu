@@ -1,0 +1,91 @@
+// Store, atomic and printf hooks. Stores through pointers and to __device__
+// variables are wrapped in ::ldcc::rt::store so the block can undo them before a
+// re-execution; stores to locals and to privatized shared variables are not.
+// Atomics go through ::ldcc::rt::AtomicCall (logged, replayed), printf through
+// ::ldcc::rt::PrintfCall (first execution only). A __device__ helper that writes
+// memory gets a checked clone and its call is redirected; a pure one does not.
+#include <cstdio>
+
+struct Stats {
+  int hits;
+  float sum;
+};
+
+__device__ int g_total;
+
+__device__ float square(float x) { return x * x; }
+
+__device__ void put(float *p, float v) {
+  *p = v;
+}
+
+__global__ void histogram(const int *keys, int n, unsigned *bins, Stats *stats, float *out) {
+  __shared__ unsigned local[16];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  local[threadIdx.x % 16] = 0;
+  int key = i < n ? keys[i] : 0;
+  key &= 15;
+  atomicAdd(&local[key], 1u);
+  unsigned old = atomicAdd(&bins[key], 1u);
+  atomicMax(&g_total, key);
+  out[i] = float(old);
+  out[i] += 1.0f;
+  ++out[i];
+  stats->hits = 1;
+  stats[1].sum = square(2.0f);
+  *(out + i) *= 2.0f;
+  g_total = 3;
+  put(out + i, 4.0f);
+  if (i == 0) printf("block %d key %d\n", blockIdx.x, key);
+}
+
+void run(const int *keys, int n, unsigned *bins, Stats *stats, float *out) {
+  histogram<<<(n + 255) / 256, 256>>>(keys, n, bins, stats, out);
+}
+
+// No barrier: only the entry and exit sites.
+// CHECK: ldcc_sites[] = {{[{][{]}}"{{.*}}/memory_hooks.cu", 22, 17, "kernel entry"}, {"{{.*}}/memory_hooks.cu", 40, 1, "kernel exit"}, };
+// CHECK: ldcc_desc_0 = {"histogram", "check", ldcc_sites, 2u, ldcc_desc_0_targets, 1u, ldcc_locals, 0u, nullptr, nullptr};
+
+// The pure helper is not cloned; the writing one is, with the store hooked.
+// CHECK: __device__ float square(float x) { return x * x; }
+// CHECK-NOT: square__ldcc_checked
+// CHECK: __device__ void put(float *p, float v) {
+// CHECK-NEXT:   *p = v;
+// CHECK-NEXT: }
+// CHECK-NEXT: #line 18 "{{.*}}/memory_hooks.cu"
+// CHECK-NEXT: __device__ void put__ldcc_checked(::ldcc::rt::ThreadState& ldcc_t, float *p, float v) {
+// CHECK-NEXT:   (*::ldcc::rt::store(ldcc_t, &(*p))) = v;
+// CHECK-NEXT: }
+// CHECK-NEXT: #line 20 "{{.*}}/memory_hooks.cu"
+
+// CHECK: #line 22 "{{.*}}/memory_hooks.cu"
+// CHECK-NEXT: __global__ void histogram__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, const int *keys, int n, unsigned *bins, Stats *stats, float *out) {
+// CHECK-SAME: ldcc_shared_type_0& local = ::ldcc::rt::target_ref<ldcc_shared_type_0>(ldcc_t.base, ldcc_ctx.offsets[0]);
+// CHECK-NEXT: {{^ $}}
+// Locals and the privatized shared array: plain stores.
+// CHECK-NEXT:   int i = blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK-NEXT:   local[threadIdx.x % 16] = 0;
+// CHECK-NEXT:   int key = i < n ? keys[i] : 0;
+// CHECK-NEXT:   key &= 15;
+// Atomics, on shared and global memory and on a __device__ variable.
+// CHECK-NEXT:   ::ldcc::rt::AtomicCall{ldcc_t}.atomicAdd(&local[key], 1u);
+// CHECK-NEXT:   unsigned old = ::ldcc::rt::AtomicCall{ldcc_t}.atomicAdd(&bins[key], 1u);
+// CHECK-NEXT:   ::ldcc::rt::AtomicCall{ldcc_t}.atomicMax(&g_total, key);
+// Stores through pointers: assignment, compound assignment, increment, member, deref.
+// CHECK-NEXT:   (*::ldcc::rt::store(ldcc_t, &(out[i]))) = float(old);
+// CHECK-NEXT:   (*::ldcc::rt::store(ldcc_t, &(out[i]))) += 1.0f;
+// CHECK-NEXT:   ++(*::ldcc::rt::store(ldcc_t, &(out[i])));
+// CHECK-NEXT:   (*::ldcc::rt::store(ldcc_t, &(stats->hits))) = 1;
+// CHECK-NEXT:   (*::ldcc::rt::store(ldcc_t, &(stats[1].sum))) = square(2.0f);
+// CHECK-NEXT:   (*::ldcc::rt::store(ldcc_t, &(*(out + i)))) *= 2.0f;
+// A __device__ variable.
+// CHECK-NEXT:   (*::ldcc::rt::store(ldcc_t, &(g_total))) = 3;
+// The writing helper's clone, with the thread's state.
+// CHECK-NEXT:   put__ldcc_checked(ldcc_t, out + i, 4.0f);
+// CHECK-NEXT:   if (i == 0) ::ldcc::rt::PrintfCall{ldcc_t}.printf("block %d key %d\n", blockIdx.x, key);
+// CHECK-NEXT: } ldcc_exit:
+// CHECK-NEXT: #line 40 "{{.*}}/memory_hooks.cu"
+
+// CHECK-NOT: <<<
+// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, histogram, histogram__ldcc_checked, (n + 255) / 256, 256, 0, 0, keys, n, bins, stats, out);

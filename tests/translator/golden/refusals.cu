@@ -1,0 +1,89 @@
+// Kernels the translator refuses keep their original only: no clone, their
+// launches become ::ldcc::rt::launch_unchecked(...), their KernelDesc carries
+// the reason and file:line, and ldcc warns on stderr. A checked kernel in the
+// same file is not affected.
+#include <cooperative_groups.h>
+
+namespace cg = cooperative_groups;
+
+__global__ void ptxStore(int *out, int v) {
+  int *p = out + blockIdx.x * blockDim.x + threadIdx.x;
+  asm volatile("st.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+__global__ void gridSum(const int *in, int *partial, int *out) {
+  partial[blockIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
+  cg::this_grid().sync();
+  if (blockIdx.x == 0 && threadIdx.x == 0) *out = partial[0] + partial[gridDim.x - 1];
+}
+
+__global__ void barrierInForHeader(int *data, int n) {
+  for (int i = 0; i < n; ++i, __syncthreads()) data[threadIdx.x] += i;
+}
+
+__device__ int nextStep(int i) {
+  __syncthreads();
+  return i + 1;
+}
+
+__global__ void syncingCallInForHeader(int *data, int n) {
+  for (int i = 0; i < n; i = nextStep(i)) data[threadIdx.x] += i;
+}
+
+__global__ void fine(int *data) {
+  data[threadIdx.x] = 1;
+}
+
+void run(int *a, int *b, int *c, int n) {
+  ptxStore<<<1, 32>>>(a, 7);
+  gridSum<<<4, 64>>>(a, b, c);
+  barrierInForHeader<<<1, 64>>>(a, n);
+  syncingCallInForHeader<<<1, 64>>>(a, n);
+  fine<<<1, 64>>>(a);
+}
+
+// Each refused kernel's descriptor names the construct and where it is.
+// CHECK: ldcc_desc_0 = {"ptxStore", "check", {{.*}}, "inline PTX that stores, synchronizes or does atomics", "{{.*}}/refusals.cu:11"};
+// CHECK: ldcc_desc_1 = {"gridSum", "check", {{.*}}, "grid-wide synchronization", "{{.*}}/refusals.cu:16"};
+// CHECK: ldcc_desc_2 = {"barrierInForHeader", "check", {{.*}}, "a barrier in the header of a for loop", "{{.*}}/refusals.cu:21"};
+// CHECK: ldcc_desc_3 = {"syncingCallInForHeader", "check", {{.*}}, "a call of nextStep (which synchronizes) that is not a statement of its own with plain arguments", "{{.*}}/refusals.cu:30"};
+// CHECK: ldcc_desc_4 = {"fine", "check", {{.*}}, nullptr, nullptr};
+
+// Refused kernels stay exactly as written, with no clone after them.
+// CHECK: __global__ void ptxStore(int *out, int v) {
+// CHECK-NEXT:   int *p = out + blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK-NEXT:   asm volatile("st.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+// CHECK-NEXT: }
+// CHECK-NOT: __ldcc_checked
+// CHECK: __global__ void gridSum(const int *in, int *partial, int *out) {
+// CHECK-NEXT:   partial[blockIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
+// CHECK-NEXT:   cg::this_grid().sync();
+// CHECK-NOT: __ldcc_checked
+// CHECK: __global__ void barrierInForHeader(int *data, int n) {
+// CHECK-NEXT:   for (int i = 0; i < n; ++i, __syncthreads()) data[threadIdx.x] += i;
+// CHECK-NEXT: }
+// CHECK-NOT: barrierInForHeader__ldcc_checked
+// CHECK: __global__ void syncingCallInForHeader(int *data, int n) {
+// CHECK-NEXT:   for (int i = 0; i < n; i = nextStep(i)) data[threadIdx.x] += i;
+// CHECK-NEXT: }
+// CHECK-NOT: __ldcc_checked
+
+// The checked kernel in the same file gets its clone.
+// CHECK: __global__ void fine(int *data) {
+// CHECK: #line 33 "{{.*}}/refusals.cu"
+// CHECK-NEXT: __global__ void fine__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, int *data) {
+
+// Refused kernels launch through launch_unchecked (original only); the checked one does not.
+// CHECK-NOT: <<<
+// CHECK: ::ldcc::rt::launch_unchecked(::ldcc_desc_0, ptxStore, 1, 32, 0, 0, a, 7);
+// CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_1, gridSum, 4, 64, 0, 0, a, b, c);
+// CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_2, barrierInForHeader, 1, 64, 0, 0, a, n);
+// CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_3, syncingCallInForHeader, 1, 64, 0, 0, a, n);
+// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_4, fine, fine__ldcc_checked, 1, 64, 0, 0, a);
+
+// One warning per refused kernel, at the construct's line; none for `fine`.
+// WARN: refusals.cu:11: warning: ldcc: kernel 'ptxStore' runs unchecked: inline PTX that stores, synchronizes or does atomics
+// WARN-NEXT: refusals.cu:16: warning: ldcc: kernel 'gridSum' runs unchecked: grid-wide synchronization
+// WARN-NEXT: refusals.cu:21: warning: ldcc: kernel 'barrierInForHeader' runs unchecked: a barrier in the header of a for loop
+// WARN-NEXT: refusals.cu:30: warning: ldcc: kernel 'syncingCallInForHeader' runs unchecked: a call of nextStep (which synchronizes) that is not a statement of its own with plain arguments
+// WARN-NOT: warning

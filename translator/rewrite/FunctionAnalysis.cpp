@@ -379,6 +379,26 @@ const DeclStmt *declStmtOf(ASTContext &ctx, const VarDecl *var) {
   return parents.empty() ? nullptr : parents[0].get<DeclStmt>();
 }
 
+// A hoisted local is declared empty at function scope and assigned where it was declared: its type
+// needs an accessible default constructor and copy assignment (no const or reference members).
+bool declarableThenAssignable(QualType type) {
+  const QualType element = type->isArrayType() ? QualType(type->getBaseElementTypeUnsafe(), 0) : type;
+  const auto *rd = element->getAsCXXRecordDecl();
+  if (!rd || !rd->hasDefinition()) return true;
+  for (const FieldDecl *f : rd->fields())
+    if (f->getType().isConstQualified() || f->getType()->isReferenceType() ||
+        !declarableThenAssignable(f->getType().getCanonicalType()))
+      return false;
+  for (const CXXConstructorDecl *c : rd->ctors())
+    if (c->isDefaultConstructor() && (c->getAccess() != AS_public || c->isDeleted())) return false;
+  if (!rd->hasDefaultConstructor() && !rd->needsImplicitDefaultConstructor()) return false;
+  for (const CXXMethodDecl *m : rd->methods())
+    if (m->isCopyAssignmentOperator() && (m->isDeleted() || m->getAccess() != AS_public)) return false;
+  for (const CXXBaseSpecifier &b : rd->bases())
+    if (!declarableThenAssignable(b.getType().getCanonicalType())) return false;
+  return true;
+}
+
 // Every DeclRefExpr in a function, by variable.
 struct References : RecursiveASTVisitor<References> {
   bool shouldVisitTemplateInstantiations() const { return false; }
@@ -421,6 +441,18 @@ bool onlyRead(ASTContext &ctx, const std::vector<const DeclRefExpr *> &uses) {
         }
         node = p;
         continue;
+      }
+      if (const auto *call = dyn_cast<CallExpr>(p)) {
+        // An argument bound to a `const T&` parameter (cg::sync(block), tiled_partition<32>(block)).
+        const FunctionDecl *fd = call->getDirectCallee();
+        bool constRef = false;
+        for (unsigned i = 0; fd && i < call->getNumArgs() && i < fd->getNumParams(); ++i)
+          if (call->getArg(i) == node) {
+            const QualType pt = fd->getParamDecl(i)->getType();
+            constRef = pt->isReferenceType() && pt->getPointeeType().isConstQualified();
+          }
+        if (constRef) break;
+        return false;
       }
       if (isa<CXXConstructExpr>(p)) {
         const auto *ce = cast<CXXConstructExpr>(p);
@@ -468,7 +500,10 @@ struct InvariantCheck : RecursiveASTVisitor<InvariantCheck> {
   }
   bool VisitCallExpr(CallExpr *call) {
     const FunctionDecl *fd = call->getDirectCallee();
-    if (!fd || !inSystemHeader(ctx, fd->getLocation()) || isNondeterministicCall(call)) invariant = false;
+    std::string what;
+    if (!fd || !inSystemHeader(ctx, fd->getLocation()) || isNondeterministicCall(call) || isBlockBarrier(call, what) ||
+        calleeName(call).rfind("atomic", 0) == 0)
+      invariant = false;
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *ce) {
@@ -719,11 +754,11 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
                                   var->getLocation()};
         continue;
       }
-      if (const auto *rd = canonical->getAsCXXRecordDecl(); rd && rd->hasDefinition() && !rd->hasDefaultConstructor() &&
-                                                            !rd->needsImplicitDefaultConstructor()) {
+      if (!declarableThenAssignable(canonical)) {
         if (!facts.refusal.refused())
           facts.refusal = Refusal{"the local '" + var->getNameAsString() +
-                                      "' lives across a barrier and its type has no default constructor",
+                                      "' lives across a barrier and its type cannot be default-constructed and "
+                                      "assigned at function scope",
                                   var->getLocation()};
         continue;
       }

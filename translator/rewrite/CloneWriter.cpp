@@ -122,20 +122,6 @@ private:
   Rewriter rw_;
 };
 
-struct RefCollector : RecursiveASTVisitor<RefCollector> {
-  bool shouldVisitTemplateInstantiations() const { return false; }
-  bool VisitDeclRefExpr(DeclRefExpr *ref) {
-    if (const auto *v = dyn_cast<VarDecl>(ref->getDecl())) uses[v].push_back(ref);
-    return true;
-  }
-  std::map<const VarDecl *, std::vector<const DeclRefExpr *>> uses;
-};
-
-const DeclStmt *declStmtOf(ASTContext &ctx, const VarDecl *var) {
-  DynTypedNodeList parents = ctx.getParents(*var);
-  return parents.empty() ? nullptr : parents[0].get<DeclStmt>();
-}
-
 bool parentIsCompound(ASTContext &ctx, const Stmt *s) {
   DynTypedNodeList parents = ctx.getParents(*s);
   return !parents.empty() && parents[0].get<CompoundStmt>();
@@ -206,14 +192,13 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   editSignature(ed, fn, kernel);
 
   // --- locals: renamed everywhere, declarations moved or turned into assignments -------------------
-  RefCollector refs;
-  refs.TraverseStmt(fn->getBody());
+  VariableUses uses = variableUses(fn->getBody());
   std::set<const DeclStmt *> handledDecls;
   std::ostringstream moved, hoisted;
   std::vector<std::pair<std::string, std::string>> frame;  // (name, compare id or "")
   for (const LocalPlan &p : facts.locals) {
     if (p.newName.empty()) continue;  // an inline-asm output that never needed hoisting
-    for (const DeclRefExpr *ref : refs.uses[p.var]) ed.replaceToken(ref->getLocation(), p.newName, "a local variable");
+    for (const DeclRefExpr *ref : uses[p.var]) ed.replaceToken(ref->getLocation(), p.newName, "a local variable");
     ed.replaceToken(p.var->getLocation(), p.newName, "a local variable");
   }
   for (const LocalPlan &p : facts.locals) {

@@ -34,6 +34,24 @@ const FunctionDecl *definitionOf(const FunctionDecl *fn) {
   return nullptr;
 }
 
+const DeclStmt *declStmtOf(ASTContext &ctx, const VarDecl *var) {
+  DynTypedNodeList parents = ctx.getParents(*var);
+  return parents.empty() ? nullptr : parents[0].get<DeclStmt>();
+}
+
+VariableUses variableUses(const Stmt *body) {
+  struct Collector : RecursiveASTVisitor<Collector> {
+    bool shouldVisitTemplateInstantiations() const { return false; }
+    bool VisitDeclRefExpr(DeclRefExpr *ref) {
+      if (const auto *v = dyn_cast<VarDecl>(ref->getDecl())) uses[v].push_back(ref);
+      return true;
+    }
+    VariableUses uses;
+  } collector;
+  collector.TraverseStmt(const_cast<Stmt *>(body));
+  return collector.uses;
+}
+
 std::string printType(QualType type, const ASTContext &ctx) {
   PrintingPolicy pp(ctx.getLangOpts());
   pp.SuppressUnwrittenScope = true;
@@ -374,10 +392,6 @@ const Stmt *scopeOf(ASTContext &ctx, const VarDecl *var) {
   return up.empty() ? nullptr : up[0].get<Stmt>();
 }
 
-const DeclStmt *declStmtOf(ASTContext &ctx, const VarDecl *var) {
-  DynTypedNodeList parents = ctx.getParents(*var);
-  return parents.empty() ? nullptr : parents[0].get<DeclStmt>();
-}
 
 // A hoisted local is declared empty at function scope and assigned where it was declared: its type
 // needs an accessible default constructor and copy assignment (no const or reference members).
@@ -399,20 +413,15 @@ bool declarableThenAssignable(QualType type) {
   return true;
 }
 
-// Every DeclRefExpr in a function, by variable.
-struct References : RecursiveASTVisitor<References> {
+// The right-hand sides assigned to each local variable.
+struct Assignments : RecursiveASTVisitor<Assignments> {
   bool shouldVisitTemplateInstantiations() const { return false; }
-  bool VisitDeclRefExpr(DeclRefExpr *ref) {
-    if (const auto *v = dyn_cast<VarDecl>(ref->getDecl())) uses[v].push_back(ref);
-    return true;
-  }
   bool VisitBinaryOperator(BinaryOperator *op) {
     if (op->isAssignmentOp())
       if (const auto *ref = dyn_cast<DeclRefExpr>(op->getLHS()->IgnoreParenImpCasts()))
         if (const auto *v = dyn_cast<VarDecl>(ref->getDecl())) assignments[v].push_back(op->getRHS());
     return true;
   }
-  std::map<const VarDecl *, std::vector<const DeclRefExpr *>> uses;
   std::map<const VarDecl *, std::vector<const Expr *>> assignments;
 };
 
@@ -681,7 +690,8 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
     resumePoints.push_back(h.statement->getEndLoc());
   }
 
-  References refs;
+  VariableUses uses = variableUses(facts.fn->getBody());
+  Assignments refs;
   refs.TraverseStmt(facts.fn->getBody());
 
   std::set<const VarDecl *> asmOut;
@@ -690,7 +700,7 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
 
   std::set<const VarDecl *> invariantOk;
   for (const ParmVarDecl *p : facts.fn->parameters()) {
-    if (onlyRead(ctx_, refs.uses[p])) invariantOk.insert(p);
+    if (onlyRead(ctx_, uses[p])) invariantOk.insert(p);
     else facts.modifiedParams.push_back(p);
   }
 
@@ -729,7 +739,7 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
     plan.var = var;
     plan.newName = var->getNameAsString() + "__ldcc" + std::to_string(++counter);
     const DeclStmt *ds = declStmtOf(ctx_, var);
-    const bool immutable = var->getType().isConstQualified() || onlyRead(ctx_, refs.uses[var]);
+    const bool immutable = var->getType().isConstQualified() || onlyRead(ctx_, uses[var]);
     bool invariant = var->hasInit() && ds && ds->isSingleDecl() && !isa<ForStmt>(scope);
     if (invariant) {
       InvariantCheck check(ctx_, invariantOk);

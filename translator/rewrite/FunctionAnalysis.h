@@ -111,6 +111,9 @@ private:
 };
 
 // Helpers shared by the analysis and the rewriting.
+using VariableUses = std::map<const clang::VarDecl *, std::vector<const clang::DeclRefExpr *>>;
+VariableUses variableUses(const clang::Stmt *body);  // every reference to a variable, by variable
+const clang::DeclStmt *declStmtOf(clang::ASTContext &ctx, const clang::VarDecl *var);
 std::string calleeName(const clang::CallExpr *call);
 const clang::FunctionDecl *definitionOf(const clang::FunctionDecl *fn);
 std::string printType(clang::QualType type, const clang::ASTContext &ctx);

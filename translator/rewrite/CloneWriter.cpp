@@ -112,7 +112,6 @@ public:
     return end;
   }
   SourceRange statementRange(const Stmt *s) { return SourceRange(s->getBeginLoc(), statementEnd(s)); }
-  std::string result(SourceRange r) { return text(r); }
 
   Refusal refusal;
 
@@ -122,9 +121,12 @@ private:
   Rewriter rw_;
 };
 
-bool parentIsCompound(ASTContext &ctx, const Stmt *s) {
+// Code before a statement; braces keep both together when the statement is an unbraced if/loop body.
+void insertBeforeStatement(CloneEditor &ed, ASTContext &ctx, const Stmt *s, const std::string &code, const char *what) {
   DynTypedNodeList parents = ctx.getParents(*s);
-  return !parents.empty() && parents[0].get<CompoundStmt>();
+  const bool wrap = parents.empty() || !parents[0].get<CompoundStmt>();
+  ed.insertBefore(s->getBeginLoc(), (wrap ? "{ " : "") + code + " ", what);
+  if (wrap) ed.insertAfterToken(ed.statementEnd(s), " }", what);
 }
 
 SourceLocation calleeNameLoc(const CallExpr *call) {
@@ -134,8 +136,11 @@ SourceLocation calleeNameLoc(const CallExpr *call) {
   return {};
 }
 
-std::string siteCode(unsigned id) {
-  return "{ if (ldcc_site(" + std::to_string(id) + "u)) goto ldcc_dispatch; ldcc_resume_" + std::to_string(id) + ":; }";
+// The code of site `id`: the protocol, a jump back when it says so, and the label a later jump back
+// lands on (return sites have none: the region after them belongs to the caller).
+std::string siteCode(unsigned id, bool resumable = true) {
+  const std::string n = std::to_string(id);
+  return "{ if (ldcc_site(" + n + "u)) goto ldcc_dispatch; " + (resumable ? "ldcc_resume_" + n + ":; " : "") + "}";
 }
 
 const char *barrierResult(BarrierKind k) {
@@ -156,23 +161,19 @@ bool editSignature(CloneEditor &ed, const FunctionDecl *fn, bool isKernel) {
   if (!ftl) return ed.fail("a function type it cannot read", fn->getLocation());
   if (ftl.getRParenLoc() != ftl.getLParenLoc() && ftl.getLParenLoc().isValid()) {
     // f() or f(void)
-    const SourceLocation l = ftl.getLParenLoc(), r = ftl.getRParenLoc();
-    CharSourceRange lr = ed.fileRange(SourceRange(l, l));
-    if (lr.isInvalid()) return ed.fail("a parameter list inside a macro", l);
-    (void)r;
-    std::string between = ed.text(SourceRange(l, r));
-    if (between.find("void") != std::string::npos) return ed.replace(SourceRange(l, r), "(" + extra + ")", "a parameter list");
-    return ed.insertAfterToken(l, extra, "a parameter list");
+    const SourceRange parens(ftl.getLParenLoc(), ftl.getRParenLoc());
+    if (ed.text(parens).find("void") != std::string::npos) return ed.replace(parens, "(" + extra + ")", "a parameter list");
+    return ed.insertAfterToken(parens.getBegin(), extra, "a parameter list");
   }
   return ed.fail("a function type it cannot read", fn->getLocation());
 }
+
+}  // namespace
 
 SourceRange wholeDefinition(const FunctionDecl *fn) {
   if (const FunctionTemplateDecl *ft = fn->getDescribedFunctionTemplate()) return ft->getSourceRange();
   return fn->getSourceRange();
 }
-
-}  // namespace
 
 CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &tu, TranslationUnitTables &tables,
                      ASTContext &ctx) {
@@ -196,13 +197,16 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   std::set<const DeclStmt *> handledDecls;
   std::ostringstream moved, hoisted;
   std::vector<std::pair<std::string, std::string>> frame;  // (name, compare id or "")
+  // Registers a compared local in the translation unit's table; its id for compare_local.
+  auto compareId = [&](const NamedDecl *var) {
+    tables.locals.push_back(fname + ": " + var->getNameAsString());
+    return std::to_string(tables.locals.size() - 1);
+  };
   for (const LocalPlan &p : facts.locals) {
-    if (p.newName.empty()) continue;  // an inline-asm output that never needed hoisting
     for (const DeclRefExpr *ref : uses[p.var]) ed.replaceToken(ref->getLocation(), p.newName, "a local variable");
     ed.replaceToken(p.var->getLocation(), p.newName, "a local variable");
   }
   for (const LocalPlan &p : facts.locals) {
-    if (p.newName.empty()) continue;
     const DeclStmt *ds = declStmtOf(ctx, p.var);
     if (!ds) {
       ed.fail("a declaration it cannot move", p.var->getLocation());
@@ -216,12 +220,7 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     }
     // Value-initialized: an indeterminate value could read differently in the two passes.
     hoisted << "::ldcc::rt::type_t<" << p.type << "> " << p.newName << "{}; ";
-    std::string compareId;
-    if (p.compared) {
-      tables.locals.push_back(fname + ": " + p.var->getNameAsString());
-      compareId = std::to_string(tables.locals.size() - 1);
-    }
-    frame.emplace_back(p.newName, compareId);
+    frame.emplace_back(p.newName, p.compared ? compareId(p.var) : "");
     if (handledDecls.count(ds)) continue;
     handledDecls.insert(ds);
     // Every declarator of this statement becomes an assignment (they share the scope, so all of
@@ -233,7 +232,7 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
       const auto *v = dyn_cast<VarDecl>(d);
       const LocalPlan *vp = nullptr;
       for (const LocalPlan &q : facts.locals)
-        if (q.var == v && !q.newName.empty()) vp = &q;
+        if (q.var == v) vp = &q;
       if (!v || !vp || vp->kind != LocalKind::Hoisted) {
         ed.fail("a declaration mixing variables it must move and others", ds->getBeginLoc());
         break;
@@ -262,14 +261,8 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     }
     ed.replace(ds->getSourceRange(), assigns + (inForInit ? ";" : ""), "a declaration");
   }
-  for (const ParmVarDecl *p : facts.modifiedParams) {
-    std::string compareId;
-    if (!facts.uncomparedParams.count(p)) {
-      tables.locals.push_back(fname + ": " + p->getNameAsString());
-      compareId = std::to_string(tables.locals.size() - 1);
-    }
-    frame.emplace_back(p->getNameAsString(), compareId);
-  }
+  for (const ParmVarDecl *p : facts.modifiedParams)
+    frame.emplace_back(p->getNameAsString(), facts.uncomparedParams.count(p) ? "" : compareId(p));
 
   // --- shared variables: removed here, redirected to this warp's copy at the top ---------------------
   std::ostringstream shared, aliases;
@@ -384,9 +377,7 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
                           "a loop");
       continue;
     }
-    const bool wrap = !isa<DeclStmt>(b.statement) && !parentIsCompound(ctx, b.statement);
-    ed.insertBefore(b.statement->getBeginLoc(), (wrap ? "{ " : "") + site + " ", "a barrier");
-    if (wrap) ed.insertAfterToken(ed.statementEnd(b.statement), " }", "a barrier");
+    insertBeforeStatement(ed, ctx, b.statement, site, "a barrier");
   }
   for (const HelperCall &h : facts.helperCalls) {
     const unsigned before = tables.addSite(sm, h.call->getBeginLoc(), "call of " + h.callee->getNameAsString());
@@ -408,26 +399,13 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     for (const ReturnStmt *r : facts.returns) ed.replace(ed.statementRange(r), "goto ldcc_exit;", "a return");
   } else if (synchronizing) {
     entry = tables.addSite(sm, fn->getLocation(), "entry of " + fname);
-    struct Returns : RecursiveASTVisitor<Returns> {
-      bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-      bool VisitReturnStmt(ReturnStmt *r) {
-        list.push_back(r);
-        return true;
-      }
-      std::vector<const ReturnStmt *> list;
-    } returns;
-    returns.TraverseStmt(const_cast<Stmt *>(fn->getBody()));
-    for (const ReturnStmt *r : returns.list) {
+    for (const ReturnStmt *r : facts.returns) {
       if (r->getRetValue() && r->getRetValue()->HasSideEffects(ctx, false)) {
         ed.fail("a return value with side effects in a function that synchronizes", r->getBeginLoc());
         continue;
       }
       const unsigned id = tables.addSite(sm, r->getBeginLoc(), "return from " + fname);
-      const bool wrap = !parentIsCompound(ctx, r);
-      ed.insertBefore(r->getBeginLoc(), std::string(wrap ? "{ " : "") + "{ if (ldcc_site(" + std::to_string(id) +
-                                            "u)) goto ldcc_dispatch; } ",
-                      "a return");
-      if (wrap) ed.insertAfterToken(ed.statementEnd(r), " }", "a return");
+      insertBeforeStatement(ed, ctx, r, siteCode(id, false), "a return");
     }
   }
 
@@ -438,7 +416,7 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
            "ldcc_dynamic_shared[]; ";
     // The aliases come first: the query describes them before anything else runs.
     pro << aliases.str() << "if (ldcc_ctx.query_out) { if (::ldcc::rt::thread_rank() == 0 && ::ldcc::rt::block_rank() == 0) { "
-        << "ldcc_ctx.query_out[0] = " << layout.size() << "ull; " << "LDCC_DESCRIBE_PLACEHOLDER" << "} return; } ";
+        << "ldcc_ctx.query_out[0] = " << layout.size() << "ull; " << describe.str() << "} return; } ";
     pro << helperOffsets.str() << "::ldcc::rt::ThreadState ldcc_t; ::ldcc::rt::enter(ldcc_ctx, ldcc_bs, ldcc_t, "
         << "ldcc_dynamic_shared, " << entry << "u); ";
   }
@@ -474,15 +452,13 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
         << "u); if (ldcc_a == ::ldcc::rt::kDone) return; if (ldcc_a == ::ldcc::rt::kRewind) goto ldcc_dispatch; } ";
   } else if (synchronizing && fn->getReturnType()->isVoidType()) {
     const unsigned id = tables.addSite(sm, body->getRBracLoc(), "return from " + fname);
-    epi << "{ if (ldcc_site(" << id << "u)) goto ldcc_dispatch; } ";
+    epi << siteCode(id, false) << " ";
   }
   ed.insertAfterToken(body->getLBracLoc(), pro.str(), "the function body");
   ed.insertBefore(body->getRBracLoc(), epi.str(), "the function body");
 
   if (ed.refusal.refused()) return failed();
-  out.text = ed.result(wholeDefinition(fn));
-  const size_t ph = out.text.find("LDCC_DESCRIBE_PLACEHOLDER");
-  if (ph != std::string::npos) out.text.replace(ph, strlen("LDCC_DESCRIBE_PLACEHOLDER"), describe.str());
+  out.text = ed.text(wholeDefinition(fn));
   return out;
 }
 
@@ -493,7 +469,7 @@ std::string writeClonePrototype(const FunctionDecl *decl, bool isKernel, ASTCont
     refusal = ed.refusal;
     return "";
   }
-  return ed.result(wholeDefinition(decl)) + ";";
+  return ed.text(wholeDefinition(decl)) + ";";
 }
 
 }  // namespace ldcc::translator

@@ -34,6 +34,8 @@ struct CloneText {
 };
 
 std::string cloneName(const clang::FunctionDecl *fn);
+// The definition or declaration with its template header, if any.
+clang::SourceRange wholeDefinition(const clang::FunctionDecl *fn);
 
 CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &tu, TranslationUnitTables &tables,
                      clang::ASTContext &ctx);

@@ -163,7 +163,7 @@ public:
   bool TraverseLambdaExpr(LambdaExpr *lambda) {
     // Lambdas run inside the caller's region; one that synchronizes, stores through pointers or
     // does atomics would need the clone's context inside it.
-    LambdaScan scan(ctx_);
+    LambdaScan scan;
     scan.TraverseStmt(lambda->getBody());
     if (scan.effect) refuse("a lambda with barriers, atomics or stores to memory", lambda->getBeginLoc());
     return true;
@@ -199,7 +199,7 @@ public:
   }
 
   bool VisitReturnStmt(ReturnStmt *ret) {
-    if (facts_.isKernel) facts_.returns.push_back(ret);
+    facts_.returns.push_back(ret);
     return true;
   }
 
@@ -241,7 +241,7 @@ public:
       }
     for (unsigned i = 0; i < as->getNumOutputs(); ++i)
       if (const auto *ref = dyn_cast<DeclRefExpr>(as->getOutputExpr(i)->IgnoreParenImpCasts()))
-        if (const auto *v = dyn_cast<VarDecl>(ref->getDecl())) asmOutputs.insert(v);
+        if (const auto *v = dyn_cast<VarDecl>(ref->getDecl())) facts_.asmOutputs.insert(v);
     return true;
   }
 
@@ -250,11 +250,9 @@ public:
   }
 
   std::vector<const CallExpr *> calls;  // user callees; sorted out once every function is known
-  std::set<const VarDecl *> asmOutputs;
 
 private:
   struct LambdaScan : RecursiveASTVisitor<LambdaScan> {
-    explicit LambdaScan(ASTContext &c) : ctx(c) {}
     bool VisitCallExpr(CallExpr *call) {
       std::string what;
       const std::string name = calleeName(call);
@@ -265,7 +263,6 @@ private:
       if (op->isAssignmentOp() && !isa<DeclRefExpr>(op->getLHS()->IgnoreParenImpCasts())) effect = true;
       return true;
     }
-    ASTContext &ctx;
     bool effect = false;
   };
 
@@ -589,16 +586,10 @@ const FunctionDecl *TranslationUnitAnalysis::userCallee(const CallExpr *call) co
   return def && index_.count(def) ? def : nullptr;
 }
 
-namespace {
-std::map<const FunctionFacts *, std::vector<const CallExpr *>> pendingCalls;
-}
-
 void TranslationUnitAnalysis::analyzeFunction(FunctionFacts &facts) {
   FunctionAnalyzer analyzer(ctx_, facts);
   analyzer.TraverseStmt(facts.fn->getBody());
-  pendingCalls[&facts] = analyzer.calls;
-  // Locals written by inline PTX are not compared.
-  for (const VarDecl *v : analyzer.asmOutputs) facts.locals.push_back(LocalPlan{v, LocalKind::Hoisted, "", "", false});
+  userCalls_[&facts] = analyzer.calls;
 }
 
 void TranslationUnitAnalysis::propagate() {
@@ -609,7 +600,7 @@ void TranslationUnitAnalysis::propagate() {
   for (bool changed = true; changed;) {
     changed = false;
     for (FunctionFacts &f : functions_)
-      for (const CallExpr *call : pendingCalls[&f]) {
+      for (const CallExpr *call : userCalls_[&f]) {
         const FunctionDecl *callee = userCallee(call);
         if (!callee) continue;
         if (synchronizes_.count(callee) && synchronizes_.insert(f.fn).second) changed = true;
@@ -617,7 +608,7 @@ void TranslationUnitAnalysis::propagate() {
       }
   }
   for (FunctionFacts &f : functions_) {
-    for (const CallExpr *call : pendingCalls[&f]) {
+    for (const CallExpr *call : userCalls_[&f]) {
       const FunctionDecl *callee = userCallee(call);
       if (!callee || !needsClone_.count(callee)) continue;
       if (const FunctionFacts *cf = facts(callee); cf && cf->refusal.refused() && !f.refusal.refused())
@@ -677,7 +668,7 @@ void TranslationUnitAnalysis::propagate() {
       f.helperCalls.push_back(HelperCall{call, statement, callee});
     }
   }
-  pendingCalls.clear();
+  userCalls_.clear();
 }
 
 void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
@@ -693,10 +684,6 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
   VariableUses uses = variableUses(facts.fn->getBody());
   Assignments refs;
   refs.TraverseStmt(facts.fn->getBody());
-
-  std::set<const VarDecl *> asmOut;
-  for (const LocalPlan &p : facts.locals) asmOut.insert(p.var);
-  facts.locals.clear();
 
   std::set<const VarDecl *> invariantOk;
   for (const ParmVarDecl *p : facts.fn->parameters()) {
@@ -779,7 +766,7 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
   }
 
   // Values that differ between executions by nature are not compared (nor anything computed from them).
-  std::set<const VarDecl *> excluded = asmOut;
+  std::set<const VarDecl *> excluded = facts.asmOutputs;
   for (bool changed = true; changed;) {
     changed = false;
     for (const auto &[var, rhss] : refs.assignments) {

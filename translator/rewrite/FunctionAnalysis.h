@@ -68,7 +68,7 @@ struct FunctionFacts {
   std::vector<Barrier> barriers;
   std::vector<HelperCall> helperCalls;                 // callees that synchronize
   std::vector<const clang::CallExpr *> clonedCalls;    // other callees that have a clone
-  std::vector<const clang::ReturnStmt *> returns;      // kernels: become the exit site
+  std::vector<const clang::ReturnStmt *> returns;      // the exit site (kernels), return sites (helpers)
   std::vector<const clang::Expr *> hookedStores;       // left-hand sides
   std::vector<const clang::CallExpr *> atomics;
   std::vector<const clang::CallExpr *> printfs;
@@ -77,6 +77,7 @@ struct FunctionFacts {
   std::vector<const clang::ParmVarDecl *> modifiedParams;   // saved by checkpoints
   std::set<const clang::ParmVarDecl *> uncomparedParams;   // ... but not compared (clock() & co.)
   std::vector<LocalPlan> locals;
+  std::set<const clang::VarDecl *> asmOutputs;         // written by inline PTX: never compared
 
   bool hasOwnEffects() const {  // something a clone must change, before looking at callees
     return !barriers.empty() || !hookedStores.empty() || !atomics.empty() || !printfs.empty() ||
@@ -108,6 +109,7 @@ private:
   std::vector<FunctionFacts> functions_;
   std::map<const clang::FunctionDecl *, size_t> index_;
   std::set<const clang::FunctionDecl *> needsClone_, synchronizes_;
+  std::map<const FunctionFacts *, std::vector<const clang::CallExpr *>> userCalls_;  // until propagate()
 };
 
 // Helpers shared by the analysis and the rewriting.

@@ -154,8 +154,7 @@ private:
   // The clone goes right after the original definition in the main file; a definition from a
   // header gets its clone after the #include line that brought it in.
   void insertClone(const FunctionDecl *fn, const std::string &text) {
-    const SourceRange whole = fn->getDescribedFunctionTemplate() ? fn->getDescribedFunctionTemplate()->getSourceRange()
-                                                                 : fn->getSourceRange();
+    const SourceRange whole = wholeDefinition(fn);
     const SourceLocation begin = sm_.getExpansionLoc(whole.getBegin());
     const SourceLocation end = sm_.getExpansionLoc(whole.getEnd());
     const PresumedLoc start = sm_.getPresumedLoc(begin);
@@ -191,8 +190,7 @@ private:
     if (const FunctionTemplateDecl *ft = fn->getDescribedFunctionTemplate())
       first = ft->getCanonicalDecl()->getTemplatedDecl();
     if (first == fn || first->doesThisDeclarationHaveABody()) return;
-    const SourceRange whole =
-        first->getDescribedFunctionTemplate() ? first->getDescribedFunctionTemplate()->getSourceRange() : first->getSourceRange();
+    const SourceRange whole = wholeDefinition(first);
     const SourceLocation end = sm_.getExpansionLoc(whole.getEnd());
     if (!sm_.isWrittenInMainFile(end)) return;
     Refusal ignored;
@@ -348,9 +346,7 @@ public:
   void HandleTranslationUnit(ASTContext &ctx) override {
     if (ctx.getDiagnostics().hasErrorOccurred()) return;
     Translator(ctx, opts_, result_).run();
-    translated_ = true;
   }
-  bool translated_ = false;
 
 private:
   const TranslateOptions &opts_;

@@ -169,7 +169,7 @@ std::vector<Race> merge_blocks(std::vector<Race> races) {
   return out;
 }
 
-void run_original(const KernelDesc&, const void* original, dim3 grid, dim3 block, size_t shared, cudaStream_t stream,
+void run_original(const void* original, dim3 grid, dim3 block, size_t shared, cudaStream_t stream,
                   void** args) {
   // cudaLaunchKernel sets the error cudaGetLastError() reports, as <<<>>> does.
   (void)cudaLaunchKernel(original, grid, block, args + 1, shared, stream);
@@ -217,12 +217,12 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
                    size_t shared_bytes, cudaStream_t stream, void** args) {
   const Mode mode = mode_for(desc);
   LaunchTimer timer(desc, mode, stream);
-  if (mode == Mode::Off) return run_original(desc, original, grid, block, shared_bytes, stream, args);
+  if (mode == Mode::Off) return run_original(original, grid, block, shared_bytes, stream, args);
   const std::string kernel = desc.name;
   auto unchecked = [&](const std::string& why) {
     warn_once("kernel '" + kernel + "' runs unchecked: " + why);
     record_unchecked(why);
-    run_original(desc, original, grid, block, shared_bytes, stream, args);
+    run_original(original, grid, block, shared_bytes, stream, args);
   };
   if (desc.unchecked_reason)
     return unchecked(std::string(desc.unchecked_reason) + " (" + desc.unchecked_where + ")");
@@ -231,7 +231,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
 
   // A launch error of the user's own configuration is reported as native: launch the original.
   const uint32_t threads = block.x * block.y * block.z;
-  if (threads == 0 || grid.x * grid.y * grid.z == 0) return run_original(desc, original, grid, block, shared_bytes, stream, args);
+  if (threads == 0 || grid.x * grid.y * grid.z == 0) return run_original(original, grid, block, shared_bytes, stream, args);
   LaunchCtx& ctx = *static_cast<LaunchCtx*>(args[0]);
   ctx = LaunchCtx{};
 
@@ -267,7 +267,6 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     offset += t.bytes;
     launch.targets.push_back(t);
   }
-  ctx.num_targets = n;
   if (offset == 0) {
     // No shared memory to privatize: level W has nothing to compare, and global memory is not checked
     // yet (level B). Counted as unchecked so the summary does not claim a check that did not happen.

@@ -42,7 +42,6 @@ struct LaunchCtx {
   uint8_t* scratch;               // null: the copies live in dynamic shared memory
   uint32_t* slot_busy;            // global scratch: one flag per slot
   uint32_t num_slots;
-  uint32_t num_targets;
   uint64_t layout_bytes;          // S's length: every target plus the dynamic shared memory
   uint64_t stride;                // one copy, padded
   uint64_t offsets[kMaxTargets];  // of each target in the layout
@@ -55,7 +54,6 @@ struct BlockState {
   uint32_t pass;      // 1 or 2
   uint32_t slot;
   uint32_t region_key;
-  uint32_t skip_pass2;
   uint64_t helper_off[kMaxHelperSlots];
 };
 
@@ -127,14 +125,15 @@ __device__ __forceinline__ T& target_ref(uint8_t* base, uint64_t offset) {
 }
 
 // ---- block-cooperative passes over the layout -------------------------------------------------
-__device__ __forceinline__ TargetBuffers layout_buffers(const ThreadState& t, uint32_t copies) {
+// The layout as the checking ops see it: S, U, and the warps' copies followed by the atomics' copy.
+__device__ __forceinline__ TargetBuffers layout_buffers(const ThreadState& t) {
   TargetBuffers b;
   b.original = t.bs->area;
   b.bytes = t.ctx->layout_bytes;
   b.uni = t.bs->area + t.stride;
   b.copies = t.copies;
   b.stride = t.stride;
-  b.num_copies = copies;
+  b.num_copies = t.warps + 1;
   b.target_id = 0;
   return b;
 }
@@ -170,7 +169,6 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
   const uint32_t warps = (block_threads() + 31) / 32;
   if (thread_rank() == 0) {
     bs.pass = 1;
-    bs.skip_pass2 = 0;
     bs.region_key = 0;
     if (ctx.scratch == nullptr) {
       bs.area = dynamic_shared;
@@ -203,7 +201,7 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
   for (uint64_t off = uint64_t(thread_rank()) * 16; off < ctx.stride; off += uint64_t(block_threads()) * 16)
     *reinterpret_cast<uint4*>(bs.area + off) = make_uint4(0, 0, 0, 0);
   __syncthreads();
-  block_replicate(layout_buffers(t, warps + 1));
+  block_replicate(layout_buffers(t));
   __syncthreads();
   return true;
 }
@@ -230,7 +228,7 @@ static __device__ __noinline__ void log_store(ThreadState& t, void* p, uint32_t 
 // pass 2 re-runs the region.
 template <typename T>
 __device__ __forceinline__ T* store(ThreadState& t, T* p) {
-  if (t.bs->pass == 1 && !t.overflow && __isGlobal(p) && !in_copies(t, p))
+  if (t.first_execution() && !t.overflow && __isGlobal(p) && !in_copies(t, p))
     log_store(t, const_cast<std::remove_cv_t<T>*>(p), sizeof(T));
   return p;
 }
@@ -256,7 +254,7 @@ struct AtomicCall {
   template <typename R, typename F>
   __device__ R run(F&& f) const {
     static_assert(sizeof(R) <= 8, "atomic results are logged as 8 bytes");
-    if (t.bs->pass == 2) {
+    if (!t.first_execution()) {
       unsigned long long bits = t.replay < t.num_atomics ? t.atomics[t.replay] : 0ull;
       ++t.replay;
       R r;
@@ -308,7 +306,7 @@ struct PrintfCall {
   const ThreadState& t;
   template <typename... A>
   __device__ int printf(const char* format, A... a) const {
-    return t.bs->pass == 1 ? ::printf(format, a...) : 0;
+    return t.first_execution() ? ::printf(format, a...) : 0;
   }
 };
 
@@ -322,11 +320,16 @@ __device__ __forceinline__ void assign(T& to, const T& from) {
   }
 }
 
-static __device__ __noinline__ void log_register_race(const ThreadState& t, uint32_t local) {
+// The launch's log, stamped with this block and the region `arrive` settled on.
+__device__ __forceinline__ RaceLogView block_log(const ThreadState& t) {
   RaceLogView log = t.ctx->log;
   log.block = block_rank();
   log.region = t.bs->region_key & 0x7fffffffu;
-  log_race(log, RaceKind::ReadWrite, kRegisterTarget | local, t.warp, kNoUnit, thread_rank(), thread_rank() + 1);
+  return log;
+}
+
+static __device__ __noinline__ void log_register_race(const ThreadState& t, uint32_t local) {
+  log_race(block_log(t), RaceKind::ReadWrite, kRegisterTarget | local, t.warp, kNoUnit, thread_rank(), thread_rank() + 1);
 }
 
 // Scalars, pointers, enums and arrays of them are compared byte for byte; other types (padding) are not.
@@ -355,15 +358,13 @@ static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
   __syncthreads();
   atomicMax(&bs.region_key, key);
   const bool all_exited = __syncthreads_and(t.at_exit);
-  RaceLogView log = ctx.log;
-  log.block = block_rank();
-  log.region = bs.region_key & 0x7fffffffu;
-  const TargetBuffers b = layout_buffers(t, t.warps + 1);
+  const RaceLogView log = block_log(t);
+  const TargetBuffers b = layout_buffers(t);
 
   if (bs.pass == 1) {
     const bool skip = __syncthreads_or(t.overflow);
+    block_ww_check(b, log);
     if (!skip) {
-      block_ww_check(b, log);
       t.pass1_site = site;
       undo_stores(t);
       __syncthreads();  // undone stores and pass-2 states visible before anyone re-runs
@@ -372,11 +373,10 @@ static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
       t.replay = 0;
       return kRewind;
     }
-    // No re-execution: the ww-check still runs, then U is committed as it is.
-    block_ww_check(b, log);
+    // A log overflowed, so no re-execution: U is committed as the ww-check built it.
     __syncthreads();
     block_rw_commit(b, log, false);
-    if (thread_rank() == 0 && skip) atomicAdd(&ctx.counters[kPass2Skipped], 1ull);
+    if (thread_rank() == 0) atomicAdd(&ctx.counters[kPass2Skipped], 1ull);
   } else {
     __syncthreads();
     block_rw_commit(b, log, true);

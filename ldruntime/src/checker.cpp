@@ -32,17 +32,7 @@ bool cuda_ok(cudaError_t error, const std::string& kernel, const char* what, std
 }
 
 uint64_t memory_budget(const Options& options) {
-  if (options.memory_budget) return options.memory_budget;
-  size_t free_bytes = 0, total = 0;
-  cudaMemGetInfo(&free_bytes, &total);
-  auto limit = parse_mem_limit(flags().mem_limit);
-  if (!limit) {
-    static bool warned = false;
-    if (!warned) std::fprintf(stderr, "ldcc: LDCC_MEM_LIMIT='%s' is not bytes or a percentage; using 50%%\n", flags().mem_limit.c_str());
-    warned = true;
-    limit = MemLimit{true, 50};
-  }
-  return limit->resolve(free_bytes);
+  return options.memory_budget ? options.memory_budget : mem_limit_bytes();
 }
 
 }  // namespace

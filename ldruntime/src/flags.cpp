@@ -1,5 +1,10 @@
 #include "flags.h"
 
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdio>
+
 #include <cstdlib>
 #include <sstream>
 
@@ -46,6 +51,21 @@ std::optional<MemLimit> parse_mem_limit(const std::string& text) {
   else if (suffix == "G" || suffix == "g") scale = 1024.0 * 1024 * 1024;
   else if (!suffix.empty()) return std::nullopt;
   return MemLimit{false, number * scale};
+}
+
+uint64_t mem_limit_bytes() {
+  size_t free_bytes = 0, total = 0;
+  cudaMemGetInfo(&free_bytes, &total);
+  auto limit = parse_mem_limit(flags().mem_limit);
+  if (!limit) {
+    static bool warned = false;
+    if (!warned)
+      std::fprintf(stderr, "ldcc: LDCC_MEM_LIMIT='%s' is not bytes or a percentage; using 50%%\n",
+                   flags().mem_limit.c_str());
+    warned = true;
+    limit = MemLimit{true, 50};
+  }
+  return std::min<uint64_t>(limit->resolve(free_bytes), free_bytes);
 }
 
 std::optional<uint64_t> parse_count(const std::string& text) {

@@ -15,6 +15,7 @@
 #include <tuple>
 #include <vector>
 
+#include "block_level.h"
 #include "device_buffer.h"
 #include "flags.h"
 #include "ldcc/translated.cuh"
@@ -214,7 +215,7 @@ class LaunchTimer {
 }  // namespace
 
 void launch_kernel(const KernelDesc& desc, const void* original, const void* checked, dim3 grid, dim3 block,
-                   size_t shared_bytes, cudaStream_t stream, void** args) {
+                   size_t shared_bytes, cudaStream_t stream, void** args, const unsigned long long* pointee_sizes) {
   const Mode mode = mode_for(desc);
   LaunchTimer timer(desc, mode, stream);
   if (mode == Mode::Off) return run_original(original, grid, block, shared_bytes, stream, args);
@@ -267,10 +268,18 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     offset += t.bytes;
     launch.targets.push_back(t);
   }
-  if (offset == 0) {
-    // No shared memory to privatize: level W has nothing to compare, and global memory is not checked
-    // yet (level B). Counted as unchecked so the summary does not claim a check that did not happen.
-    return unchecked("it uses no shared memory, and global memory is not checked yet");
+  const uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z;
+  std::vector<std::string> problems;
+  const std::vector<GlobalAllocation> globals = find_global_allocations(desc, args, pointee_sizes, q, problems);
+  for (const std::string& p : problems) warn_once("kernel '" + kernel + "': " + p + "; it is not checked");
+  if (globals.size() > kMaxGlobalTargets)
+    return unchecked("it writes " + std::to_string(globals.size()) + " global allocations; at most " +
+                     std::to_string(kMaxGlobalTargets) + " are supported");
+  const bool block_level = !globals.empty() && blocks > 1;
+  if (offset == 0 && !block_level) {
+    // Nothing to privatize: counted as unchecked so the summary does not claim a check that did not happen.
+    return unchecked(globals.empty() ? "it writes neither shared memory nor global memory ldcc can find"
+                                     : "it writes no shared memory and runs a single block");
   }
   ctx.layout_bytes = offset;
   ctx.stride = padded_copy_bytes(offset);
@@ -292,7 +301,6 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     cudaGetLastError();
     int per_sm = 0;
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, checked, int(threads), 0);
-    const uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z;
     const uint64_t slots = std::min<uint64_t>(blocks, uint64_t(std::max(per_sm, 1)) * std::max(sms, 1));
     scratch = DeviceBuffer::allocate(slots * area);
     busy = DeviceBuffer::allocate(slots * sizeof(uint32_t));
@@ -319,6 +327,37 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   ctx.log.count = counters.get<unsigned long long>() + kNumCounters;
   ctx.log.capacity = capacity;
   ctx.counters = counters.get<unsigned long long>();
+
+  // 4. Level B over the global memory it writes, then level W, whose execution is the one that stays.
+  LaunchResult result;
+  if (block_level) {
+    const std::string region = region_text(desc, uint32_t(q[1]));
+    BlockLevelOutcome b = run_block_level(desc, globals, grid, ctx, stream, [&] {
+      return cudaLaunchKernel(checked, grid, block, args, dynamic_bytes, stream);
+    }, region);
+    ctx.level = kLevelWarps;
+    ctx.num_globals = 0;
+    ctx.copy_of_block = nullptr;
+    if (!b.checked) {
+      warn_once("kernel '" + kernel + "': global memory runs unchecked: " + b.warning);
+      if (offset == 0) {
+        record_unchecked(b.warning);
+        return run_original(original, grid, block, shared_bytes, stream, args);
+      }
+    }
+    result.races = std::move(b.races);
+    result.copies = b.copies;
+    result.rounds = b.rounds;
+    result.extra_device_bytes = b.extra_device_bytes;
+    result.dropped_records = b.dropped_records;
+    if (offset == 0) {
+      // No shared memory: level W would compare nothing, so the original kernel makes the results.
+      result.checked = true;
+      result.races = coalesce(std::move(result.races));
+      ProcessReport::instance().add(result);
+      return run_original(original, grid, block, shared_bytes, stream, args);
+    }
+  }
   cudaError_t err = cudaLaunchKernel(checked, grid, block, args, dynamic_bytes, stream);
   if (err == cudaErrorInvalidConfiguration || err == cudaErrorLaunchOutOfResources) {
     cudaGetLastError();
@@ -336,13 +375,12 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   std::vector<RaceRecord> log(std::min<uint64_t>(logged, capacity));
   if (!log.empty()) cudaMemcpy(log.data(), records.get<void>(), log.size() * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
 
-  LaunchResult result;
   result.checked = true;
-  result.copies = launch.warps + 1;
-  result.rounds = 1;
-  result.extra_device_bytes = scratch ? scratch.bytes() : 0;
-  result.dropped_records = logged - log.size();
-  std::vector<Race> races;
+  result.copies = std::max(result.copies, launch.warps + 1);
+  result.rounds = std::max(result.rounds, 1u);
+  result.extra_device_bytes = std::max<uint64_t>(result.extra_device_bytes, scratch ? scratch.bytes() : 0);
+  result.dropped_records += logged - log.size();
+  std::vector<Race> races = std::move(result.races);
   for (const RaceRecord& r : log) races.push_back(launch.race_from(r));
   result.races = merge_blocks(coalesce(std::move(races)));
   if (parse_count(flags().verbose).value_or(0))

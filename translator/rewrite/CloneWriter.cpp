@@ -176,7 +176,7 @@ SourceRange wholeDefinition(const FunctionDecl *fn) {
 }
 
 CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &tu, TranslationUnitTables &tables,
-                     ASTContext &ctx) {
+                     ASTContext &ctx, const KernelGlobals *globals) {
   CloneText out;
   const FunctionDecl *fn = facts.fn;
   const SourceManager &sm = ctx.getSourceManager();
@@ -321,6 +321,19 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
       ed.fail("a file-scope __shared__ variable used in a __device__ function", facts.sharedGlobals[0]->getLocation());
   }
 
+  // --- global memory: pointers rebased and __device__ variables redirected to this unit's copy ------
+  auto qualified = [&](const VarDecl *v) { return namespacePrefix(v->getDeclContext()) + v->getNameAsString(); };
+  std::ostringstream rebase, symbols;
+  if (globals) {
+    for (const KernelPointer &p : globals->pointers)
+      if (p.assignable) rebase << p.access << " = ::ldcc::rt::global_ptr(ldcc_t, " << p.access << "); ";
+    for (size_t i = 0; i < globals->deviceVars.size(); ++i)
+      symbols << "::ldcc::rt::describe_symbol(ldcc_ctx.query_out, " << i << "u, &" << qualified(globals->deviceVars[i])
+              << "); ";
+  }
+  for (const VarDecl *v : facts.deviceVars)
+    rebase << "auto& " << v->getNameAsString() << " = *::ldcc::rt::global_ptr(ldcc_t, &" << qualified(v) << "); ";
+
   // --- memory hooks ------------------------------------------------------------------------------
   for (const Expr *lhs : facts.hookedStores) {
     ed.insertBefore(lhs->getBeginLoc(), "(*::ldcc::rt::store(ldcc_t, &(", "a store");
@@ -416,11 +429,13 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
            "ldcc_dynamic_shared[]; ";
     // The aliases come first: the query describes them before anything else runs.
     pro << aliases.str() << "if (ldcc_ctx.query_out) { if (::ldcc::rt::thread_rank() == 0 && ::ldcc::rt::block_rank() == 0) { "
-        << "ldcc_ctx.query_out[0] = " << layout.size() << "ull; " << describe.str() << "} return; } ";
+        << "ldcc_ctx.query_out[0] = " << layout.size() << "ull; ldcc_ctx.query_out[1] = " << ((entry << 16) | exitSite)
+        << "ull; " << describe.str() << symbols.str() << "} return; } ";
     pro << helperOffsets.str() << "::ldcc::rt::ThreadState ldcc_t; ::ldcc::rt::enter(ldcc_ctx, ldcc_bs, ldcc_t, "
         << "ldcc_dynamic_shared, " << entry << "u); ";
   }
   if (!kernel) pro << aliases.str();
+  pro << rebase.str();
   pro << shared.str() << moved.str() << hoisted.str();
   if (synchronizing) {
     std::ostringstream fr, save, load, cmp;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "rewrite/FunctionAnalysis.h"
+#include "rewrite/GlobalTargets.h"
 
 #include <clang/Rewrite/Core/Rewriter.h>
 
@@ -37,8 +38,9 @@ std::string cloneName(const clang::FunctionDecl *fn);
 // The definition or declaration with its template header, if any.
 clang::SourceRange wholeDefinition(const clang::FunctionDecl *fn);
 
+// `globals`: for kernels, the pointers to rebase and the __device__ variables the query describes.
 CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &tu, TranslationUnitTables &tables,
-                     clang::ASTContext &ctx);
+                     clang::ASTContext &ctx, const KernelGlobals *globals = nullptr);
 
 // The first declaration of `fn` with the clone's name and extra parameter, no body.
 std::string writeClonePrototype(const clang::FunctionDecl *decl, bool isKernel, clang::ASTContext &ctx,

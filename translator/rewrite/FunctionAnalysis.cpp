@@ -61,6 +61,12 @@ std::string printType(QualType type, const ASTContext &ctx) {
   return type.getAsString(pp);
 }
 
+bool isDeviceVariable(const VarDecl *v) {
+  return v && v->hasGlobalStorage() && !v->isStaticLocal() && v->getDeclContext()->isFileContext() &&
+         v->hasAttr<CUDADeviceAttr>() && !v->hasAttr<CUDASharedAttr>() && !v->hasAttr<CUDAConstantAttr>() &&
+         !v->getType().isConstQualified();
+}
+
 namespace {
 
 bool inSystemHeader(const ASTContext &ctx, SourceLocation loc) {
@@ -228,6 +234,11 @@ public:
     if (var && var->hasAttr<CUDASharedAttr>() && !var->isLocalVarDeclOrParm()) {
       if (std::find(facts_.sharedGlobals.begin(), facts_.sharedGlobals.end(), var) == facts_.sharedGlobals.end())
         facts_.sharedGlobals.push_back(var);
+    }
+    if (isDeviceVariable(var) && !inSystemHeader(ctx_, var->getLocation()) &&
+        std::find(facts_.deviceVars.begin(), facts_.deviceVars.end(), var) == facts_.deviceVars.end()) {
+      if (ref->hasQualifier()) refuse("a qualified use of the __device__ variable " + var->getNameAsString(), ref->getBeginLoc());
+      facts_.deviceVars.push_back(var);
     }
     return true;
   }
@@ -802,6 +813,28 @@ std::vector<const VarDecl *> TranslationUnitAnalysis::helperSharedOf(const Funct
   };
   visit(kernel);
   return out;
+}
+
+std::vector<const VarDecl *> TranslationUnitAnalysis::deviceVarsReachedFrom(const FunctionDecl *kernel) const {
+  std::vector<const VarDecl *> out;
+  std::set<const FunctionDecl *> seen;
+  std::function<void(const FunctionDecl *)> visit = [&](const FunctionDecl *fn) {
+    if (!seen.insert(fn).second) return;
+    const FunctionFacts *f = facts(fn);
+    if (!f) return;
+    for (const VarDecl *v : f->deviceVars)
+      if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    for (const HelperCall &h : f->helperCalls) visit(h.callee);
+    for (const CallExpr *c : f->clonedCalls)
+      if (const FunctionDecl *callee = userCallee(c)) visit(callee);
+  };
+  visit(kernel);
+  return out;
+}
+
+void TranslationUnitAnalysis::refuse(const FunctionDecl *fn, const Refusal &why) {
+  auto it = index_.find(fn);
+  if (it != index_.end() && !functions_[it->second].refusal.refused()) functions_[it->second].refusal = why;
 }
 
 }  // namespace ldcc::translator

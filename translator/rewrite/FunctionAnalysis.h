@@ -74,6 +74,7 @@ struct FunctionFacts {
   std::vector<const clang::CallExpr *> printfs;
   std::vector<const clang::VarDecl *> sharedLocals;    // __shared__ declared in this function
   std::vector<const clang::VarDecl *> sharedGlobals;   // file-scope __shared__ it uses
+  std::vector<const clang::VarDecl *> deviceVars;      // __device__ variables it uses (redirected)
   std::vector<const clang::ParmVarDecl *> modifiedParams;   // saved by checkpoints
   std::set<const clang::ParmVarDecl *> uncomparedParams;   // ... but not compared (clock() & co.)
   std::vector<LocalPlan> locals;
@@ -81,7 +82,7 @@ struct FunctionFacts {
 
   bool hasOwnEffects() const {  // something a clone must change, before looking at callees
     return !barriers.empty() || !hookedStores.empty() || !atomics.empty() || !printfs.empty() ||
-           !sharedLocals.empty() || !sharedGlobals.empty();
+           !sharedLocals.empty() || !sharedGlobals.empty() || !deviceVars.empty();
   }
 };
 
@@ -100,6 +101,10 @@ public:
   // Every __shared__ variable of a kernel's clone, own first, then those of synchronizing or
   // cloned helpers it reaches (each once).
   std::vector<const clang::VarDecl *> helperSharedOf(const clang::FunctionDecl *kernel) const;
+  // Every __device__ variable a kernel's clone or the cloned helpers it reaches use, each once.
+  std::vector<const clang::VarDecl *> deviceVarsReachedFrom(const clang::FunctionDecl *kernel) const;
+  // Records a refusal found by a later analysis (the first one stays).
+  void refuse(const clang::FunctionDecl *fn, const Refusal &why);
 
 private:
   void analyzeFunction(FunctionFacts &facts);
@@ -119,5 +124,8 @@ const clang::DeclStmt *declStmtOf(clang::ASTContext &ctx, const clang::VarDecl *
 std::string calleeName(const clang::CallExpr *call);
 const clang::FunctionDecl *definitionOf(const clang::FunctionDecl *fn);
 std::string printType(clang::QualType type, const clang::ASTContext &ctx);
+// A namespace-scope variable in global memory that may be written: __device__, not __shared__,
+// __constant__ or const.
+bool isDeviceVariable(const clang::VarDecl *var);
 
 }  // namespace ldcc::translator

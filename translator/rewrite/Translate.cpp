@@ -62,6 +62,7 @@ struct KernelRecord {
   bool checked = false;
   Refusal refusal;
   std::vector<std::string> targets;
+  KernelGlobals globals;
 };
 
 class Translator {
@@ -71,6 +72,7 @@ public:
 
   void run() {
     TranslationUnitAnalysis tu(ctx_);
+    const GlobalTargetAnalysis globalTargets(ctx_, tu);  // may refuse functions: before any clone
     // Helpers first: a kernel whose helper could not be cloned runs unchecked.
     std::set<const FunctionDecl *> failedHelpers;
     for (const FunctionFacts &f : tu.functions()) {
@@ -96,7 +98,8 @@ public:
       k.refusal = f.refusal;
       if (!k.refusal.refused()) k.refusal = reachesFailedHelper(tu, f.fn, failedHelpers);
       if (!k.refusal.refused()) {
-        CloneText clone = writeClone(f, tu, tables_, ctx_);
+        k.globals = globalTargets.of(f);
+        CloneText clone = writeClone(f, tu, tables_, ctx_, &k.globals);
         k.refusal = clone.refusal;
         if (!k.refusal.refused()) {
           k.checked = true;
@@ -314,13 +317,33 @@ private:
       head << "[[maybe_unused]] static const char* const " << k.descName << "_targets[] = {";
       for (const auto &t : k.targets) head << cString(t) << ", ";
       head << "nullptr};\n";
+      // Written global memory: pointers (parameter, byte offset in it) and __device__ variables
+      // (parameter -1, their index in the clone's query).
+      head << "[[maybe_unused]] static const ::ldcc::rt::GlobalDesc " << k.descName << "_globals[] = {";
+      unsigned numGlobals = 0;
+      for (const KernelPointer &p : k.globals.pointers) {
+        if (!p.written || p.offset < 0 || !p.assignable) continue;
+        head << "{" << cString(p.access) << ", " << p.param << ", " << p.offset << "ull, " << p.elementSize << "ull}, ";
+        ++numGlobals;
+      }
+      for (size_t i = 0; i < k.globals.deviceVars.size(); ++i) {
+        const VarDecl *v = k.globals.deviceVars[i];
+        const QualType element = ctx_.getBaseElementType(v->getType());
+        const unsigned long long size = element->isDependentType() || element->isIncompleteType()
+                                            ? 0
+                                            : ctx_.getTypeSizeInChars(element).getQuantity();
+        head << "{" << cString(v->getNameAsString()) << ", -1, " << i << "ull, " << size << "ull}, ";
+        ++numGlobals;
+      }
+      head << "{nullptr, 0, 0ull, 0ull}};\n";
       const frontend::SourcePos where = position(sm_, k.refusal.where);
       head << "[[maybe_unused]] static const ::ldcc::rt::KernelDesc " << k.descName << " = {"
            << cString(k.fn->getQualifiedNameAsString()) << ", " << cString(opts_.defaultMode) << ", ldcc_sites, "
            << tables_.sites.size() << "u, " << k.descName << "_targets, " << k.targets.size() << "u, ldcc_locals, "
            << tables_.locals.size() << "u, "
            << (k.refusal.refused() ? cString(k.refusal.reason) : "nullptr") << ", "
-           << (k.refusal.refused() ? cString(where.file + ":" + std::to_string(where.line)) : "nullptr") << "};\n";
+           << (k.refusal.refused() ? cString(where.file + ":" + std::to_string(where.line)) : "nullptr") << ", "
+           << k.descName << "_globals, " << numGlobals << "u};\n";
     }
     const PresumedLoc top = sm_.getPresumedLoc(sm_.getLocForStartOfFile(sm_.getMainFileID()));
     head << "#line 1 " << cString(top.isValid() ? top.getFilename() : "") << "\n";

@@ -22,6 +22,16 @@ struct SiteDesc {
   const char* what;  // "__syncthreads()", "kernel entry", "kernel exit", "call of blockSum", ...
 };
 
+// Global memory a kernel writes. param >= 0: the pointer stored `offset` bytes into that kernel
+// parameter (0 for a pointer parameter; a field of a by-value struct otherwise). param == -1: the
+// __device__ variable the clone's query lists at index `offset`. element_size 0: from the type.
+struct GlobalDesc {
+  const char* name;  // "out", "b.out", "g_max"
+  int param;
+  unsigned long long offset;
+  unsigned long long element_size;
+};
+
 struct KernelDesc {
   const char* name;
   const char* default_mode;        // the driver's --mode; LDCC_MODE overrides it
@@ -33,12 +43,26 @@ struct KernelDesc {
   unsigned num_locals;
   const char* unchecked_reason;    // non-null: the translator could not check this kernel
   const char* unchecked_where;     // "file:line" of the construct
+  const GlobalDesc* globals;       // written global memory, see GlobalDesc
+  unsigned num_globals;
 };
 
-// Host side (ldruntime/src/translated_launch.cpp). `args` are the clone's arguments: args[0] is
-// the LaunchCtx, then the kernel's parameters.
+// Host side (ldruntime/src/translated_launch.cu). `args` are the clone's arguments: args[0] is
+// the LaunchCtx, then the kernel's parameters; `pointee_sizes[i]` is sizeof(*param i) for pointer
+// parameters, else 0.
 void launch_kernel(const KernelDesc& desc, const void* original, const void* checked, dim3 grid, dim3 block,
-                   size_t shared_bytes, cudaStream_t stream, void** args);
+                   size_t shared_bytes, cudaStream_t stream, void** args, const unsigned long long* pointee_sizes);
+
+template <typename T>
+constexpr unsigned long long pointee_size() {
+  if constexpr (std::is_pointer_v<T>) {
+    using E = std::remove_cv_t<std::remove_pointer_t<T>>;
+    if constexpr (std::is_void_v<E> || std::is_function_v<E>) return 1;
+    else return sizeof(E);
+  } else {
+    return 0;
+  }
+}
 
 template <typename... P, typename... A, size_t... I>
 void launch_with(const KernelDesc& desc, void (*original)(P...), void (*checked)(LaunchCtx, P...), dim3 grid,
@@ -47,8 +71,9 @@ void launch_with(const KernelDesc& desc, void (*original)(P...), void (*checked)
   std::tuple<std::decay_t<P>...> params(std::forward<A>(a)...);
   LaunchCtx ctx{};
   void* args[] = {&ctx, static_cast<void*>(&std::get<I>(params))...};
+  const unsigned long long pointee_sizes[] = {pointee_size<std::decay_t<P>>()..., 0};
   launch_kernel(desc, reinterpret_cast<const void*>(original), reinterpret_cast<const void*>(checked), grid, block,
-                shared_bytes, stream, args);
+                shared_bytes, stream, args, pointee_sizes);
 }
 
 // `kernel<<<grid, block, shared, stream>>>(a...)` becomes

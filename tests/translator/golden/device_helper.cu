@@ -32,7 +32,8 @@ void run(const float *in, float *out, int rows, int n) {
 // CHECK-NEXT: ldcc_locals[] = {"blockSum: lane", "blockSum: warp", "blockSum: v", "reduceRows: v", "reduceRows: total", nullptr};
 // The helper's shared array is one of the kernel's targets.
 // CHECK-NEXT: ldcc_desc_0_targets[] = {"perWarp", nullptr};
-// CHECK-NEXT: ldcc_desc_0 = {"reduceRows", "check", ldcc_sites, 7u, ldcc_desc_0_targets, 1u, ldcc_locals, 5u, nullptr, nullptr};
+// CHECK-NEXT: ldcc_desc_0_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull}, {nullptr, 0, 0ull, 0ull}};
+// CHECK-NEXT: ldcc_desc_0 = {"reduceRows", "check", ldcc_sites, 7u, ldcc_desc_0_targets, 1u, ldcc_locals, 5u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u};
 
 // The original helper is unchanged.
 // CHECK: __device__ float blockSum(float v) {
@@ -66,7 +67,7 @@ void run(const float *in, float *out, int rows, int n) {
 // publishes its offset before entering.
 // CHECK: #line 19 "{{.*}}/device_helper.cu"
 // CHECK-NEXT: __global__ void reduceRows__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, const float *in, float *out, int n) {
-// CHECK-SAME: ldcc_ctx.query_out[0] = 1ull; ::ldcc::rt::describe<::ldcc_helper_shared_0>(ldcc_ctx.query_out, 0u); } return; }
+// CHECK-SAME: ldcc_ctx.query_out[0] = 1ull; ldcc_ctx.query_out[1] = {{[0-9]+}}ull; ::ldcc::rt::describe<::ldcc_helper_shared_0>(ldcc_ctx.query_out, 0u); } return; }
 // CHECK-SAME: ldcc_bs.helper_off[0] = ldcc_ctx.offsets[0]; ::ldcc::rt::ThreadState ldcc_t; ::ldcc::rt::enter(ldcc_ctx, ldcc_bs, ldcc_t, ldcc_dynamic_shared, 5u);
 // CHECK-SAME: ::ldcc::rt::type_t<float> v__ldcc1{{[{}]*}}; ::ldcc::rt::type_t<float> total__ldcc2{{[{}]*}};
 // CHECK-SAME: switch (ldcc_t.open) { case 3u: goto ldcc_resume_3; case 4u: goto ldcc_resume_4; case 6u: goto ldcc_exit; default: goto ldcc_resume_5; } } ldcc_resume_5:; {

@@ -43,7 +43,8 @@ void run(float *out, const float *in, int n) {
 // CHECK-NEXT: ldcc_sites[] = {{[{][{]}}"{{.*}}/shared_privatization.cu", 30, 3, "__syncthreads()"}, {"{{.*}}/shared_privatization.cu", 16, 17, "kernel entry"}, {"{{.*}}/shared_privatization.cu", 33, 1, "kernel exit"}, };
 // CHECK-NEXT: ldcc_locals[] = {nullptr};
 // CHECK-NEXT: ldcc_desc_0_targets[] = {"tile", "acc", "lo", "hi", "scale", "g_rows", nullptr};
-// CHECK-NEXT: ::ldcc::rt::KernelDesc ldcc_desc_0 = {"transposeScale", "check", ldcc_sites, 3u, ldcc_desc_0_targets, 6u, ldcc_locals, 0u, nullptr, nullptr};
+// CHECK-NEXT: ldcc_desc_0_globals[] = {{[{][{]}}"out", 0, 0ull, 4ull}, {nullptr, 0, 0ull, 0ull}};
+// CHECK-NEXT: ::ldcc::rt::KernelDesc ldcc_desc_0 = {"transposeScale", "check", ldcc_sites, 3u, ldcc_desc_0_targets, 6u, ldcc_locals, 0u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u};
 // CHECK-NEXT: #line 1 "{{.*}}/shared_privatization.cu"
 
 // The original kernel is left as it was.
@@ -62,7 +63,7 @@ void run(float *out, const float *in, int n) {
 // CHECK-NEXT: #line 16 "{{.*}}/shared_privatization.cu"
 // CHECK-NEXT: __global__ void transposeScale__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, float *out, const float *in, int n) {
 // CHECK-SAME: using ldcc_shared_type_0 = float[16][17]; using ldcc_shared_type_1 = geo::Accum; using ldcc_shared_type_2 = int; using ldcc_shared_type_3 = int; using ldcc_shared_type_4 = float[]; using ldcc_shared_type_5 = int;
-// CHECK-SAME: if (ldcc_ctx.query_out) { if (::ldcc::rt::thread_rank() == 0 && ::ldcc::rt::block_rank() == 0) { ldcc_ctx.query_out[0] = 6ull; ::ldcc::rt::describe<ldcc_shared_type_0>(ldcc_ctx.query_out, 0u); ::ldcc::rt::describe<ldcc_shared_type_1>(ldcc_ctx.query_out, 1u); ::ldcc::rt::describe<ldcc_shared_type_2>(ldcc_ctx.query_out, 2u); ::ldcc::rt::describe<ldcc_shared_type_3>(ldcc_ctx.query_out, 3u); ::ldcc::rt::describe<ldcc_shared_type_4>(ldcc_ctx.query_out, 4u); ::ldcc::rt::describe<ldcc_shared_type_5>(ldcc_ctx.query_out, 5u); } return; }
+// CHECK-SAME: if (ldcc_ctx.query_out) { if (::ldcc::rt::thread_rank() == 0 && ::ldcc::rt::block_rank() == 0) { ldcc_ctx.query_out[0] = 6ull; ldcc_ctx.query_out[1] = {{[0-9]+}}ull; ::ldcc::rt::describe<ldcc_shared_type_0>(ldcc_ctx.query_out, 0u); ::ldcc::rt::describe<ldcc_shared_type_1>(ldcc_ctx.query_out, 1u); ::ldcc::rt::describe<ldcc_shared_type_2>(ldcc_ctx.query_out, 2u); ::ldcc::rt::describe<ldcc_shared_type_3>(ldcc_ctx.query_out, 3u); ::ldcc::rt::describe<ldcc_shared_type_4>(ldcc_ctx.query_out, 4u); ::ldcc::rt::describe<ldcc_shared_type_5>(ldcc_ctx.query_out, 5u); } return; }
 // CHECK-SAME: ::ldcc::rt::ThreadState ldcc_t; ::ldcc::rt::enter(ldcc_ctx, ldcc_bs, ldcc_t, ldcc_dynamic_shared, 1u);
 // CHECK-SAME: ldcc_shared_type_0& tile = ::ldcc::rt::target_ref<ldcc_shared_type_0>(ldcc_t.base, ldcc_ctx.offsets[0]);
 // CHECK-SAME: ldcc_shared_type_1& acc = ::ldcc::rt::target_ref<ldcc_shared_type_1>(ldcc_t.base, ldcc_ctx.offsets[1]);

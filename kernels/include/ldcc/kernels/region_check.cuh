@@ -26,7 +26,11 @@ constexpr uint32_t kMaxTargets = 48;         // shared variables of one kernel, 
 constexpr uint32_t kMaxHelperSlots = 32;     // helper functions' own __shared__ variables in a TU
 constexpr uint32_t kStoreLogEntries = 32;    // global stores one thread may undo per region
 constexpr uint32_t kAtomicLogEntries = 32;   // atomic results one thread may replay per region
-constexpr uint32_t kQueryWords = 2 + 8 * kMaxTargets;
+constexpr uint32_t kMaxGlobalTargets = 16;  // global allocations and __device__ variables one launch writes
+constexpr uint32_t kMaxSymbols = 16;        // written __device__ variables of one kernel
+// The query: shared targets (2 + 8 words each), then the symbols: count, (address, bytes) each.
+constexpr uint32_t kSymbolWords = 2 + 8 * kMaxTargets;
+constexpr uint32_t kQueryWords = kSymbolWords + 1 + 2 * kMaxSymbols;
 
 // RaceRecord.target of a register race: the local's TU-wide index, or kDiverged when the thread
 // reached a different site in pass 2 than in pass 1. byte_lo is then the thread's index in its block.
@@ -34,7 +38,23 @@ constexpr uint32_t kRegisterTarget = 0x80000000u;
 constexpr uint32_t kDiverged = 0xffffu;
 
 // Counters the host reads after a checked launch.
-enum Counter : uint32_t { kRegionsChecked = 0, kPass2Skipped = 1, kNumCounters = 4 };
+enum Counter : uint32_t { kRegionsChecked = 0, kPass2Skipped = 1, kGlobalAtomics = 2, kNumCounters = 4 };
+
+// Which check a launch of the clone runs (DESIGN.md section 4).
+//   warps:  level W, the regions between barriers re-executed in place;
+//   blocks: one execution of level B: every block on its copy of the global targets, shared memory
+//           and barriers as in the original, no printf, stores to other global memory dropped (the
+//           level W execution that follows makes them).
+enum Level : uint32_t { kLevelWarps = 0, kLevelBlocks = 1 };
+
+// A global allocation or __device__ variable the kernel writes, and its private copies.
+struct GlobalTarget {
+  uint8_t* original;
+  uint64_t bytes;
+  uint8_t* copies;  // copy k at copies + k * stride
+  uint64_t stride;
+  uint64_t span;    // bytes of every copy together: a pointer in [copies, copies + span) is privatized
+};
 
 // Passed by value as the first parameter of every checked clone.
 struct LaunchCtx {
@@ -47,6 +67,11 @@ struct LaunchCtx {
   uint64_t offsets[kMaxTargets];  // of each target in the layout
   RaceLogView log;
   unsigned long long* counters;
+  uint32_t level;                   // Level
+  uint32_t num_globals;             // 0: global memory is not privatized in this launch
+  uint32_t atomics_copy;            // level B: the copy every block's global atomics act on
+  const uint32_t* copy_of_block;    // level B: the copy of each block in this round
+  GlobalTarget globals[kMaxGlobalTargets];
 };
 
 struct BlockState {
@@ -71,6 +96,7 @@ struct ThreadState {
   uint8_t* copies;       // P_0
   uint64_t stride;
   uint32_t warp, warps;
+  uint32_t global_copy;  // the copy of the global targets this thread uses
   uint32_t open;         // the site that opened this thread's region
   uint32_t pass1_site;   // where pass 1 ended
   bool at_exit;
@@ -81,7 +107,10 @@ struct ThreadState {
   uint32_t bar_true, bar_live;
   StoreEntry stores[kStoreLogEntries];
   unsigned long long atomics[kAtomicLogEntries];
-  __device__ bool first_execution() const { return bs->pass == 1; }
+  alignas(16) uint8_t sink[32];  // level B: where stores to memory that is not a target go
+  __device__ bool blocks_level() const { return ctx->level == kLevelBlocks; }
+  // The execution whose effects stay: pass 1 of level W (level B runs are all rehearsals).
+  __device__ bool first_execution() const { return !blocks_level() && bs->pass == 1; }
 };
 
 // Names any type in a declaration, arrays and function pointers included: type_t<float[4]> x;
@@ -117,6 +146,15 @@ __device__ void describe(unsigned long long* out, uint32_t i) {
   d[5] = std::extent_v<T, 1>;
   d[6] = std::extent_v<T, 2>;
   d[7] = std::extent_v<T, 3>;
+}
+
+// A written __device__ variable: its address and size, as the runtime's target list needs them.
+template <typename T>
+__device__ void describe_symbol(unsigned long long* out, uint32_t i, T* symbol) {
+  if (i >= kMaxSymbols) return;
+  out[kSymbolWords] = i + 1;
+  out[kSymbolWords + 1 + 2 * i] = reinterpret_cast<unsigned long long>(symbol);
+  out[kSymbolWords + 2 + 2 * i] = sizeof(T);
 }
 
 template <typename T>
@@ -189,7 +227,9 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
   t.warps = warps;
   t.warp = thread_rank() / 32;
   t.copies = bs.area + 2 * ctx.stride;
-  t.base = t.copies + uint64_t(t.warp) * ctx.stride;
+  // Level B does not privatize shared memory (it is per block anyway): every warp uses copy 0.
+  t.base = t.copies + (ctx.level == kLevelBlocks ? 0 : uint64_t(t.warp) * ctx.stride);
+  t.global_copy = ctx.copy_of_block ? ctx.copy_of_block[block_rank()] : 0;
   t.open = entry_site;
   t.pass1_site = entry_site;
   t.at_exit = false;
@@ -206,10 +246,33 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
   return true;
 }
 
-// ---- global stores and atomics ---------------------------------------------------------------------
+// ---- global memory: rebasing, stores and atomics -------------------------------------------------------
 __device__ __forceinline__ bool in_copies(const ThreadState& t, const void* p) {
   const uint8_t* b = reinterpret_cast<const uint8_t*>(p);
   return b >= t.copies && b < t.copies + uint64_t(t.warps + 1) * t.stride;
+}
+
+// The global target a privatized pointer is in, or -1.
+__device__ __forceinline__ int global_copy_target(const ThreadState& t, const void* p) {
+  const uint8_t* b = reinterpret_cast<const uint8_t*>(p);
+  for (uint32_t i = 0; i < t.ctx->num_globals; ++i) {
+    const GlobalTarget& g = t.ctx->globals[i];
+    if (b >= g.copies && b < g.copies + g.span) return int(i);
+  }
+  return -1;
+}
+
+// A pointer into a global target, moved to the same offset in this thread's copy of it (DESIGN.md
+// section 6: rebased once, where the kernel receives it). Other pointers are returned unchanged.
+template <typename T>
+__device__ T* global_ptr(const ThreadState& t, T* p) {
+  const uint8_t* b = reinterpret_cast<const uint8_t*>(p);
+  for (uint32_t i = 0; i < t.ctx->num_globals; ++i) {
+    const GlobalTarget& g = t.ctx->globals[i];
+    if (b >= g.original && b < g.original + g.bytes)
+      return reinterpret_cast<T*>(g.copies + uint64_t(t.global_copy) * g.stride + (b - g.original));
+  }
+  return p;
 }
 
 static __device__ __noinline__ void log_store(ThreadState& t, void* p, uint32_t size) {
@@ -228,7 +291,13 @@ static __device__ __noinline__ void log_store(ThreadState& t, void* p, uint32_t 
 // pass 2 re-runs the region.
 template <typename T>
 __device__ __forceinline__ T* store(ThreadState& t, T* p) {
-  if (t.first_execution() && !t.overflow && __isGlobal(p) && !in_copies(t, p))
+  if (t.blocks_level()) {
+    // Global memory the kernel was not found to write is written once, by the level W execution.
+    if (sizeof(T) <= sizeof(t.sink) && __isGlobal(p) && !in_copies(t, p) && global_copy_target(t, p) < 0)
+      return reinterpret_cast<T*>(t.sink);
+    return p;
+  }
+  if (t.first_execution() && !t.overflow && __isGlobal(p) && !in_copies(t, p) && global_copy_target(t, p) < 0)
     log_store(t, const_cast<std::remove_cv_t<T>*>(p), sizeof(T));
   return p;
 }
@@ -247,6 +316,15 @@ struct AtomicCall {
   ThreadState& t;
   template <typename T>
   __device__ T* redirect(T* p) const {
+    if (t.blocks_level()) {
+      // Level B: every block's global atomics meet in one copy, a pseudo-unit of the ww-check.
+      const int i = global_copy_target(t, p);
+      if (i < 0) return p;
+      const GlobalTarget& g = t.ctx->globals[i];
+      t.ctx->counters[kGlobalAtomics] = 1;
+      const uint64_t off = uint64_t(reinterpret_cast<uint8_t*>(p) - g.copies) % g.stride;
+      return reinterpret_cast<T*>(g.copies + uint64_t(t.ctx->atomics_copy) * g.stride + off);
+    }
     if (!in_copies(t, p)) return p;
     const uint64_t off = (reinterpret_cast<uint8_t*>(p) - t.copies) % t.stride;
     return reinterpret_cast<T*>(t.copies + uint64_t(t.warps) * t.stride + off);
@@ -254,6 +332,7 @@ struct AtomicCall {
   template <typename R, typename F>
   __device__ R run(F&& f) const {
     static_assert(sizeof(R) <= 8, "atomic results are logged as 8 bytes");
+    if (t.blocks_level()) return f();
     if (!t.first_execution()) {
       unsigned long long bits = t.replay < t.num_atomics ? t.atomics[t.replay] : 0ull;
       ++t.replay;
@@ -345,6 +424,14 @@ __device__ __forceinline__ void compare_local(const ThreadState& t, uint32_t loc
   }
 }
 
+// The block's global scratch slot, free for the next block once every thread has left.
+__device__ __forceinline__ void release_slot(const LaunchCtx& ctx, const BlockState& bs) {
+  if (thread_rank() == 0 && ctx.scratch) {
+    __threadfence();
+    atomicExch(&ctx.slot_busy[bs.slot], 0u);
+  }
+}
+
 // ---- the site protocol ---------------------------------------------------------------------------
 // Called by every thread of the block, each at its own site (a barrier, a helper call, or the exit
 // site where finished threads park). Every call runs the same sequence of block barriers.
@@ -352,6 +439,16 @@ static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
   BlockState& bs = *t.bs;
   const LaunchCtx& ctx = *t.ctx;
   t.compare = false;
+  if (ctx.level == kLevelBlocks) {
+    // A plain barrier: level B checks between launches, not at sites.
+    const bool all_exited = __syncthreads_and(t.at_exit);
+    t.bar_true = __syncthreads_count(!t.at_exit && t.bar_pred);
+    t.bar_live = __syncthreads_count(!t.at_exit);
+    t.open = site;
+    if (!all_exited) return kContinue;
+    release_slot(ctx, bs);
+    return kDone;
+  }
   // The region as the report names it: opened and closed at a running thread's sites if any.
   const uint32_t key = (uint32_t(!t.at_exit) << 31) | (t.open << 16) | (site & 0xffffu);
   if (thread_rank() == 0) bs.region_key = 0;
@@ -394,10 +491,7 @@ static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
   t.num_stores = t.num_atomics = t.replay = 0;
   t.overflow = false;
   if (all_exited) {
-    if (thread_rank() == 0 && ctx.scratch) {
-      __threadfence();
-      atomicExch(&ctx.slot_busy[bs.slot], 0u);
-    }
+    release_slot(ctx, bs);
     return kDone;
   }
   return kContinue;

@@ -1,0 +1,234 @@
+// Level B of translated kernels: global targets found at launch, then rounds of two launches of the
+// clone with the fused checks between them (DESIGN.md sections 3 to 5).
+#include "block_level.h"
+
+#include <cuda.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <optional>
+
+#include "device_buffer.h"
+#include "flags.h"
+#include "ldcc/kernels/check_kernels.h"
+#include "ldcc/planner.h"
+#include "race_filter.h"
+#include "report.h"
+
+namespace ldcc::rt {
+namespace {
+
+using GetAddressRange = CUresult (*)(CUdeviceptr*, size_t*, CUdeviceptr);
+
+// The driver's cuMemGetAddressRange through the runtime, so programs need not link libcuda.
+GetAddressRange address_range_function() {
+  static GetAddressRange fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult status{};
+    if (cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &p, 12000, cudaEnableDefault, &status) != cudaSuccess ||
+        status != cudaDriverEntryPointSuccess)
+      p = nullptr;
+    return reinterpret_cast<GetAddressRange>(p);
+  }();
+  return fn;
+}
+
+std::string dim3_text(uint32_t linear, dim3 grid) {
+  return "(" + std::to_string(linear % grid.x) + "," + std::to_string(linear / grid.x % grid.y) + "," +
+         std::to_string(linear / grid.x / grid.y) + ")";
+}
+
+}  // namespace
+
+std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, void** args,
+                                                      const unsigned long long* pointee_sizes,
+                                                      const std::vector<unsigned long long>& query,
+                                                      std::vector<std::string>& problems) {
+  std::vector<GlobalAllocation> out;
+  const GetAddressRange range = address_range_function();
+  for (unsigned i = 0; i < desc.num_globals; ++i) {
+    const GlobalDesc& g = desc.globals[i];
+    uint8_t* pointer = nullptr;
+    uint64_t element_size = g.element_size;
+    if (g.param >= 0) {
+      std::memcpy(&pointer, static_cast<const uint8_t*>(args[1 + g.param]) + g.offset, sizeof pointer);
+      if (!element_size && g.offset == 0) element_size = pointee_sizes[g.param];
+    } else {
+      const unsigned long long count = query[kSymbolWords];
+      if (g.offset >= count) continue;
+      pointer = reinterpret_cast<uint8_t*>(query[kSymbolWords + 1 + 2 * g.offset]);
+    }
+    if (pointer == nullptr) continue;
+    CUdeviceptr base = 0;
+    size_t bytes = 0;
+    if (!range || range(&base, &bytes, reinterpret_cast<CUdeviceptr>(pointer)) != CUDA_SUCCESS) {
+      problems.push_back(std::string(g.name) + " does not point into device memory cuMemGetAddressRange knows");
+      continue;
+    }
+    uint8_t* b = reinterpret_cast<uint8_t*>(base);
+    auto same = std::find_if(out.begin(), out.end(), [&](const GlobalAllocation& a) { return a.base == b; });
+    if (same != out.end()) continue;  // two pointers into one allocation: one target, named by the first
+    GlobalAllocation a;
+    a.name = g.name;
+    a.base = b;
+    a.bytes = bytes;
+    a.name_offset = uint64_t(pointer - b);
+    a.element_size = std::max<uint64_t>(element_size, 1);
+    out.push_back(a);
+  }
+  return out;
+}
+
+namespace {
+
+// The copies of one round layout: per target, M private copies, the atomics' copy, then U.
+struct Arena {
+  DeviceBuffer buffer, table, records, count;
+  std::vector<uint64_t> offsets, strides;
+};
+
+Race race_from(const RaceRecord& r, const CheckPlan& plan, uint32_t round, uint32_t atomics_copy,
+               const std::vector<GlobalAllocation>& targets, const KernelDesc& desc, dim3 grid,
+               const std::string& region) {
+  const GlobalAllocation& t = targets[r.target];
+  Race race;
+  race.kind = RaceKind(r.kind);
+  race.space = "global";
+  race.kernel = desc.name;
+  race.region = region;
+  race.target = t.name;
+  race.element_size = t.element_size;
+  race.unit_kind = "block";
+  // Offsets from the named pointer, so the element is the index the kernel writes.
+  const uint64_t from = r.byte_lo >= t.name_offset ? t.name_offset : 0;
+  race.byte_lo = r.byte_lo - from;
+  race.byte_hi = std::min(r.byte_hi, t.bytes) - from;
+  const uint64_t first = race.byte_lo / t.element_size, last = (race.byte_hi - 1) / t.element_size;
+  race.element = t.name + "[" + std::to_string(first) + (last != first ? ".." + std::to_string(last) : "") + "]" +
+                 (from == 0 && t.name_offset ? " (from the start of its allocation)" : "");
+  auto units = [&](uint32_t copy, std::vector<uint32_t>& list) -> std::string {
+    if (copy == kNoUnit) return "another block";
+    if (copy == atomics_copy) return "an atomic operation";
+    list = plan.units_in_copy(round, copy);
+    if (list.size() == 1) return "block " + dim3_text(list[0], grid);
+    return format_units("block", list);
+  };
+  const std::string a = units(r.unit_a, race.units_a);
+  const std::string b = units(r.unit_b, race.units_b);
+  race.units_text = race.kind == RaceKind::WriteWrite
+                        ? a + " and " + b + " both wrote it"
+                        : a + " read a value another block wrote (blocks do not synchronize within a launch)";
+  return race;
+}
+
+}  // namespace
+
+BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<GlobalAllocation>& targets, dim3 grid,
+                                  LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch,
+                                  const std::string& region) {
+  BlockLevelOutcome outcome;
+  const uint32_t blocks = grid.x * grid.y * grid.z;
+  uint64_t per_copy = 0;
+  for (const GlobalAllocation& t : targets) per_copy += padded_copy_bytes(t.bytes);
+  const uint64_t capacity = std::max<uint64_t>(parse_count(flags().log_capacity).value_or(65536), 1);
+
+  // The largest plan whose buffers the device gives: M copies + the atomics' copy + U per target.
+  uint64_t budget = mem_limit_bytes();
+  std::optional<CheckPlan> plan;
+  Arena arena;
+  while (budget > per_copy && (plan = plan_for_budget(blocks, per_copy, budget - per_copy))) {
+    arena.buffer = DeviceBuffer::allocate(plan_bytes(*plan, per_copy) + per_copy);
+    arena.table = DeviceBuffer::allocate(uint64_t(blocks) * sizeof(uint32_t));
+    arena.records = DeviceBuffer::allocate(capacity * sizeof(RaceRecord));
+    arena.count = DeviceBuffer::allocate(sizeof(unsigned long long));
+    if (arena.buffer && arena.table && arena.records && arena.count) break;
+    arena = Arena();
+    budget = plan_bytes(*plan, per_copy) / 2 + per_copy;
+    plan.reset();
+  }
+  if (!plan) {
+    outcome.warning = "checking its " + std::to_string(blocks) + " blocks needs at least " + std::to_string(4 * per_copy) +
+                      " bytes of device memory for copies of the global memory it writes (LDCC_MEM_LIMIT)";
+    return outcome;
+  }
+  const uint32_t copies = plan->copies();
+  const uint32_t slots = copies + 2;  // private copies, the atomics' copy, U
+  uint64_t offset = 0;
+  for (const GlobalAllocation& t : targets) {
+    arena.offsets.push_back(offset);
+    arena.strides.push_back(padded_copy_bytes(t.bytes));
+    offset += slots * padded_copy_bytes(t.bytes);
+  }
+  auto buffers = [&](size_t i, uint32_t num_copies) {
+    uint8_t* c = arena.buffer.get() + arena.offsets[i];
+    return TargetBuffers{targets[i].base, targets[i].bytes, c, arena.strides[i],
+                         c + uint64_t(copies + 1) * arena.strides[i], num_copies, uint32_t(i)};
+  };
+  ctx.level = kLevelBlocks;
+  ctx.num_globals = uint32_t(targets.size());
+  ctx.atomics_copy = copies;
+  ctx.copy_of_block = arena.table.get<uint32_t>();
+  for (size_t i = 0; i < targets.size(); ++i) {
+    const TargetBuffers b = buffers(i, copies + 1);
+    ctx.globals[i] = GlobalTarget{b.original, b.bytes, b.copies, b.stride, uint64_t(copies + 1) * b.stride};
+  }
+  auto* count = arena.count.get<unsigned long long>();
+  const RaceLogView log{arena.records.get<RaceRecord>(), count, uint32_t(capacity)};
+
+  std::vector<uint64_t> element_sizes;
+  for (const GlobalAllocation& t : targets) element_sizes.push_back(t.element_size);
+  RaceFilter filter(element_sizes);
+  std::vector<std::pair<uint32_t, RaceRecord>> found;
+  std::vector<RaceRecord> records;
+  bool atomics = false;
+  auto failed = [&](cudaError_t e, const char* what) {
+    outcome.warning = std::string("level B ") + what + " failed: " + cudaGetErrorString(e);
+    cudaGetLastError();
+    return outcome;
+  };
+  for (uint32_t round = 0; round < plan->rounds(); ++round) {
+    const std::vector<uint32_t> table = plan->copy_table(round);
+    cudaMemcpyAsync(arena.table.get(), table.data(), table.size() * sizeof(uint32_t), cudaMemcpyHostToDevice, stream);
+    cudaMemsetAsync(count, 0, sizeof *count, stream);
+    cudaMemsetAsync(ctx.counters + kGlobalAtomics, 0, sizeof(unsigned long long), stream);
+    for (size_t i = 0; i < targets.size(); ++i) kernels::replicate(buffers(i, copies + 1), stream);
+    if (cudaError_t e = launch(); e != cudaSuccess) return failed(e, "pass 1");
+    unsigned long long atomic_flag = 0;
+    cudaMemcpyAsync(&atomic_flag, ctx.counters + kGlobalAtomics, sizeof atomic_flag, cudaMemcpyDeviceToHost, stream);
+    if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return failed(e, "pass 1");
+    atomics = atomics || atomic_flag != 0;
+    for (size_t i = 0; i < targets.size(); ++i) kernels::ww_check_fused(buffers(i, copies + 1), log, stream);
+    // Atomic results differ between executions by nature; a re-execution would compare them. With
+    // global atomics level B checks write-write races only.
+    if (!atomics) {
+      if (cudaError_t e = launch(); e != cudaSuccess) return failed(e, "pass 2");
+      for (size_t i = 0; i < targets.size(); ++i) kernels::rw_check(buffers(i, copies), log, false, stream);
+    }
+    unsigned long long logged = 0;
+    cudaMemcpyAsync(&logged, count, sizeof logged, cudaMemcpyDeviceToHost, stream);
+    if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return failed(e, "check");
+    records.resize(std::min<unsigned long long>(logged, capacity));
+    if (!records.empty())
+      cudaMemcpy(records.data(), arena.records.get(), records.size() * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
+    outcome.dropped_records += logged - records.size();
+    for (const RaceRecord& r : filter.next_round(records)) found.emplace_back(round, r);
+  }
+  for (const auto& [round, r] : found)
+    if (filter.survives(r)) outcome.races.push_back(race_from(r, *plan, round, copies, targets, desc, grid, region));
+  outcome.checked = true;
+  outcome.copies = copies;
+  outcome.rounds = plan->rounds();
+  outcome.extra_device_bytes = arena.buffer.bytes() + arena.table.bytes() + arena.records.bytes() + arena.count.bytes();
+  if (parse_count(flags().verbose).value_or(0))
+    std::fprintf(stderr, "ldcc: %s: level B over %zu global targets (%llu bytes per copy): %u blocks, %u copies, %u rounds%s\n",
+                 desc.name, targets.size(), (unsigned long long)per_copy, blocks, copies, plan->rounds(),
+                 atomics ? ", write-write only (global atomics)" : "");
+  ctx.level = kLevelWarps;
+  ctx.num_globals = 0;
+  ctx.copy_of_block = nullptr;
+  return outcome;
+}
+
+}  // namespace ldcc::rt

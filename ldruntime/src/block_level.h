@@ -1,0 +1,51 @@
+// Level B for translated kernels (DESIGN.md sections 4 and 5): the global memory a launch writes,
+// found at launch time, and the inter-block two-pass check over it in memory-adaptive rounds.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ldcc/ldcc.h"
+#include "ldcc/translated.cuh"
+
+namespace ldcc::rt {
+
+// One allocation (or __device__ variable) the launch writes, whole: the kernel may reach any of it
+// from the pointer it was given.
+struct GlobalAllocation {
+  std::string name;            // the first written pointer into it, as the kernel names it
+  uint8_t* base = nullptr;
+  uint64_t bytes = 0;
+  uint64_t name_offset = 0;    // where that pointer points, from base: element 0 of the reports
+  uint64_t element_size = 1;
+};
+
+// The written allocations of one launch: every GlobalDesc's pointer (read from the launch's
+// arguments) or symbol (from the clone's query), widened to its allocation with
+// cuMemGetAddressRange, deduplicated. Null pointers are skipped; a pointer the driver does not know
+// (host memory, managed memory it cannot range) goes to `problems`.
+std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, void** args,
+                                                      const unsigned long long* pointee_sizes,
+                                                      const std::vector<unsigned long long>& query,
+                                                      std::vector<std::string>& problems);
+
+struct BlockLevelOutcome {
+  bool checked = false;
+  std::string warning;  // why it did not run (memory), for the user
+  std::vector<Race> races;
+  uint32_t copies = 0, rounds = 0;
+  uint64_t extra_device_bytes = 0;
+  uint64_t dropped_records = 0;
+};
+
+// Runs level B: `launch` starts the clone once with `ctx` (which this function fills with the level,
+// the copies and the round's block table); the targets are left as they were (the level W execution
+// that follows is the one whose results stay).
+BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<GlobalAllocation>& targets, dim3 grid,
+                                  LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch,
+                                  const std::string& region);
+
+}  // namespace ldcc::rt

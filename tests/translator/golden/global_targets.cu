@@ -1,0 +1,60 @@
+// Global targets (DESIGN.md sections 2 and 6): the descriptor lists the global memory each kernel
+// writes, traced from its stores and atomics back to a pointer parameter, a pointer field of a
+// by-value struct parameter, or a __device__ variable; read-only pointers are not listed (never
+// copied) but are still rebased, so a read through an alias of a written buffer sees the copy.
+// A store through a pointer loaded from memory makes the kernel run unchecked.
+struct Buffers {
+  const int *in;
+  int *out;
+  int *flags;
+  int factor;
+};
+
+__device__ int g_max[64];
+__device__ int g_table[16];  // read only
+
+__device__ void bump(int *p, int v) { *p += v; }
+
+__global__ void scale(Buffers b, const float *weights, float *scratch, int *result, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int *row = b.out + blockIdx.x * 8;
+  row[threadIdx.x % 8] = b.in[i] * b.factor + g_table[i % 16];
+  float w = weights[i] + scratch[i];
+  bump(&result[0] - 0 + i, 1);
+  if (threadIdx.x == 0) g_max[blockIdx.x % 64] = i;
+  (void)w;
+}
+
+__global__ void chase(int **rows, int *out) {
+  int *row = rows[blockIdx.x];
+  row[threadIdx.x] = 1;
+  out[0] = 2;
+}
+
+void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *out) {
+  scale<<<(n + 255) / 256, 256>>>(b, w, s, r, n);
+  chase<<<4, 32>>>(rows, out);
+}
+
+// scale writes b.out (offset 8 in Buffers), result (through the helper) and g_max; not b.in,
+// b.flags, weights, scratch or g_table.
+// CHECK: ldcc_desc_0_globals[] = {{[{][{]}}"b.out", 0, 8ull, 4ull}, {"result", 3, 0ull, 4ull}, {"g_max", -1, 0ull, 4ull}, {nullptr, 0, 0ull, 0ull}};
+// CHECK-NEXT: ldcc_desc_0 = {"scale", {{.*}}, nullptr, nullptr, ldcc_desc_0_globals, 3u};
+// chase stores through a pointer it loaded from memory: unchecked, nothing listed.
+// CHECK: ldcc_desc_1_globals[] = {{[{][{]}}nullptr, 0, 0ull, 0ull}};
+// CHECK-NEXT: ldcc_desc_1 = {"chase", {{.*}}, "a store through a pointer loaded from memory", "{{.*}}/global_targets.cu:30", ldcc_desc_1_globals, 0u};
+
+// The helper redirects nothing itself: it writes through the pointer it is given.
+// CHECK: __device__ void bump__ldcc_checked(::ldcc::rt::ThreadState& ldcc_t, int *p, int v) {{[{][{]}} (*::ldcc::rt::store(ldcc_t, &(*p))) += v; } }
+
+// The clone describes g_max in the query, rebases every pointer it receives (read-only ones too)
+// and redirects both __device__ variables it uses.
+// CHECK: __global__ void scale__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, Buffers b, const float *weights, float *scratch, int *result, int n) {
+// CHECK-SAME: ::ldcc::rt::describe_symbol(ldcc_ctx.query_out, 0u, &::g_max); } return; }
+// CHECK-SAME: ::ldcc::rt::enter(ldcc_ctx, ldcc_bs, ldcc_t, ldcc_dynamic_shared, {{[0-9]+}}u); b.in = ::ldcc::rt::global_ptr(ldcc_t, b.in); b.out = ::ldcc::rt::global_ptr(ldcc_t, b.out); b.flags = ::ldcc::rt::global_ptr(ldcc_t, b.flags); weights = ::ldcc::rt::global_ptr(ldcc_t, weights); scratch = ::ldcc::rt::global_ptr(ldcc_t, scratch); result = ::ldcc::rt::global_ptr(ldcc_t, result);
+// CHECK-SAME: auto& g_table = *::ldcc::rt::global_ptr(ldcc_t, &::g_table); auto& g_max = *::ldcc::rt::global_ptr(ldcc_t, &::g_max);
+// CHECK: bump__ldcc_checked(ldcc_t, &result[0] - 0 + i, 1);
+// CHECK: if (threadIdx.x == 0) (*::ldcc::rt::store(ldcc_t, &(g_max[blockIdx.x % 64]))) = i;
+
+// WARN: global_targets.cu:30: warning: ldcc: kernel 'chase' runs unchecked: a store through a pointer loaded from memory

@@ -1,0 +1,57 @@
+// Which global memory a kernel writes (DESIGN.md sections 2 and 6), found by tracing every store and
+// atomic of the kernel and of the helpers it calls back to its root: a pointer parameter, a pointer
+// field of a by-value struct parameter, or a `__device__` variable. The runtime privatizes only
+// these; read-only data is never copied. A store through a pointer that was loaded from memory
+// cannot be traced to an allocation the runtime knows, so it makes the kernel run unchecked.
+// Clang-facing header.
+#pragma once
+
+#include "rewrite/FunctionAnalysis.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ldcc::translator {
+
+// A pointer the kernel is handed: a pointer parameter, or a pointer field (at any depth) of a
+// by-value struct parameter.
+struct KernelPointer {
+  unsigned param = 0;
+  std::vector<const clang::FieldDecl *> fields;  // empty: the parameter itself
+  std::string access;                            // "out", "b.out": the clone's expression and the report name
+  long long offset = -1;                         // bytes into the parameter; -1: unknown (dependent type)
+  unsigned long long elementSize = 0;            // sizeof the pointee; 0: unknown
+  bool assignable = true;                        // the clone can rebase it (nothing const on the way)
+  bool written = false;
+};
+
+struct KernelGlobals {
+  std::vector<KernelPointer> pointers;              // every pointer the clone rebases
+  std::vector<const clang::VarDecl *> deviceVars;   // written __device__ variables, in query order
+};
+
+// Written-ness for every function of the translation unit. Construct after the unit analysis;
+// it records refusals (pointers loaded from memory and written through) in the facts.
+class GlobalTargetAnalysis {
+public:
+  GlobalTargetAnalysis(clang::ASTContext &ctx, TranslationUnitAnalysis &tu);
+  KernelGlobals of(const FunctionFacts &kernel) const;
+
+  struct Root {
+    enum Kind { Param, DeviceVar, Unknown } kind = Unknown;
+    unsigned param = 0;
+    std::vector<const clang::FieldDecl *> fields;
+    bool byReference = false;  // a reference parameter: the caller's argument is the lvalue
+    const clang::VarDecl *var = nullptr;
+    bool operator<(const Root &o) const;
+  };
+
+private:
+  std::vector<Root> writesOf(const FunctionFacts &facts);
+  clang::ASTContext &ctx_;
+  TranslationUnitAnalysis &tu_;
+  std::map<const clang::FunctionDecl *, std::vector<Root>> writes_;
+};
+
+}  // namespace ldcc::translator

@@ -50,6 +50,34 @@ __global__ void merge_ordered_kernel(TargetBuffers t) {
   for_each_chunk<16>(t, [&](uint64_t off) { ops::merge_ordered_chunk<16, kReplicate>(t, off); });
 }
 
+// Per copy, the first and one past the last byte that differs from S (the unit's write footprint).
+// Whole warps run every iteration (padded copies), so each copy's bounds are reduced per warp first.
+__global__ void footprint_kernel(TargetBuffers t, unsigned long long* lo, unsigned long long* hi) {
+  for_each_chunk<16>(t, [&](uint64_t off) {
+    const ops::Chunk<16> s = ops::load_original<16>(t, off);
+    for (uint32_t k = 0; k < t.num_copies; ++k) {
+      const ops::Chunk<16> p = ops::load_chunk<16>(ops::copy_at(t, k, off));
+      unsigned long long first = ~0ull, end = 0;
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const uint32_t d = __vcmpne4(p.w[i], s.w[i]);
+        if (!d) continue;
+        if (first == ~0ull) first = off + 4 * i + (__ffs(d) - 1) / 8;
+        end = off + 4 * i + (31 - __clz(d)) / 8 + 1;
+      }
+      if (!__any_sync(0xffffffffu, end != 0)) continue;
+      for (int delta = 16; delta > 0; delta /= 2) {
+        first = min(first, __shfl_xor_sync(0xffffffffu, first, delta));
+        end = max(end, __shfl_xor_sync(0xffffffffu, end, delta));
+      }
+      if ((threadIdx.x & 31) == 0) {
+        atomicMin(&lo[k], first);
+        atomicMax(&hi[k], end);
+      }
+    }
+  });
+}
+
 // Enough blocks to fill the device at the kernel's occupancy, never more than there are chunks.
 template <typename Kernel>
 unsigned grid_for(Kernel kernel, uint64_t chunks) {
@@ -131,6 +159,10 @@ void rw_check(const TargetBuffers& t, const RaceLogView& log, bool commit, cudaS
 }
 
 void commit(const TargetBuffers& t, cudaStream_t stream) { launch<16>(commit_kernel, t, stream); }
+
+void footprint(const TargetBuffers& t, unsigned long long* lo, unsigned long long* hi, cudaStream_t stream) {
+  launch<16>(footprint_kernel, t, stream, lo, hi);
+}
 
 void merge_ordered(const TargetBuffers& t, bool replicate_after, cudaStream_t stream) {
   if (replicate_after) launch<16>(merge_ordered_kernel<true>, t, stream);

@@ -182,7 +182,7 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
   RaceFilter filter(element_sizes);
   std::vector<std::pair<uint32_t, RaceRecord>> found;
   std::vector<RaceRecord> records;
-  bool atomics = false;
+  bool atomics = false, footprint_failed = false;
   auto failed = [&](cudaError_t e, const char* what) {
     outcome.warning = std::string("level B ") + what + " failed: " + cudaGetErrorString(e);
     cudaGetLastError();
@@ -199,6 +199,35 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
     cudaMemcpyAsync(&atomic_flag, ctx.counters + kGlobalAtomics, sizeof atomic_flag, cudaMemcpyDeviceToHost, stream);
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return failed(e, "pass 1");
     atomics = atomics || atomic_flag != 0;
+    if (copies == blocks && !atomics && !footprint_failed) {
+      // One copy per block: the pass-1 diff is each block's write footprint, kept for level W.
+      {
+        std::vector<unsigned long long> init(uint64_t(blocks) * targets.size() * 2);
+        for (size_t k = 0; k < init.size(); k += 2) init[k] = ~0ull;
+        for (size_t i = 0; i < targets.size(); ++i) {
+          // Laid out [block][target][lo, hi]: the kernel writes lo and hi with a stride of the targets.
+          std::vector<unsigned long long> lo(blocks, ~0ull), hi(blocks, 0);
+          DeviceBuffer bounds = DeviceBuffer::allocate(2 * uint64_t(blocks) * sizeof(unsigned long long));
+          if (!bounds) {
+            footprint_failed = true;
+            break;
+          }
+          auto* d_lo = bounds.get<unsigned long long>();
+          cudaMemcpyAsync(d_lo, lo.data(), blocks * sizeof(unsigned long long), cudaMemcpyHostToDevice, stream);
+          cudaMemcpyAsync(d_lo + blocks, hi.data(), blocks * sizeof(unsigned long long), cudaMemcpyHostToDevice, stream);
+          kernels::footprint(buffers(i, copies), d_lo, d_lo + blocks, stream);
+          cudaMemcpyAsync(lo.data(), d_lo, blocks * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream);
+          cudaMemcpyAsync(hi.data(), d_lo + blocks, blocks * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream);
+          cudaStreamSynchronize(stream);
+          for (uint32_t u = 0; u < blocks; ++u) {
+            const uint32_t block = plan->units_in_copy(0, u).front();
+            init[2 * (uint64_t(block) * targets.size() + i)] = lo[u];
+            init[2 * (uint64_t(block) * targets.size() + i) + 1] = hi[u];
+          }
+        }
+        if (!footprint_failed) outcome.footprints = std::move(init);
+      }
+    }
     for (size_t i = 0; i < targets.size(); ++i) kernels::ww_check_fused(buffers(i, copies + 1), log, stream);
     // Atomic results differ between executions by nature; a re-execution would compare them. With
     // global atomics level B checks write-write races only.
@@ -218,6 +247,8 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
   for (const auto& [round, r] : found)
     if (filter.survives(r)) outcome.races.push_back(race_from(r, *plan, round, copies, targets, desc, grid, region));
   outcome.checked = true;
+  outcome.atomics = atomics;
+  if (atomics) outcome.footprints.clear();
   outcome.copies = copies;
   outcome.rounds = plan->rounds();
   outcome.extra_device_bytes = arena.buffer.bytes() + arena.table.bytes() + arena.records.bytes() + arena.count.bytes();

@@ -39,6 +39,10 @@ struct BlockLevelOutcome {
   uint32_t copies = 0, rounds = 0;
   uint64_t extra_device_bytes = 0;
   uint64_t dropped_records = 0;
+  bool atomics = false;  // the kernel did global atomics (level B checked write-write races only)
+  // With one copy per block: each block's write footprint, [lo, hi) per target, at
+  // footprints[2 * (block * targets + target)]; empty otherwise (hi == 0: the block wrote nothing).
+  std::vector<unsigned long long> footprints;
 };
 
 // Runs level B: `launch` starts the clone once with `ctx` (which this function fills with the level,

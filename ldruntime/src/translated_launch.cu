@@ -18,6 +18,7 @@
 #include "block_level.h"
 #include "device_buffer.h"
 #include "flags.h"
+#include "ldcc/kernels/check_kernels.h"
 #include "ldcc/translated.cuh"
 #include "report.h"
 
@@ -87,11 +88,65 @@ std::string warp_text(uint32_t warp, uint32_t warps) {
   return warp == warps ? std::string("an atomic operation") : "warp " + std::to_string(warp);
 }
 
+// Largest footprint one block checks byte by byte at every barrier before level W leaves global
+// memory out (a block-wide loop over it per site).
+constexpr uint64_t kMaxFootprintBytes = 4ull << 20;
+
+// Level W over global memory (DESIGN.md section 4): warp w of every block shares copy w, and each
+// block checks only its own write footprint from level B, so the footprints must be disjoint.
+class WarpGlobals {
+ public:
+  // Fills ctx's global targets; returns why level W cannot check global memory ("" when it can).
+  std::string setup(const std::vector<GlobalAllocation>& globals, const std::vector<unsigned long long>& footprints,
+                    uint32_t blocks, uint32_t warps, LaunchCtx& ctx, cudaStream_t stream) {
+    const size_t n = globals.size();
+    if (footprints.size() != uint64_t(blocks) * n * 2) return "level B shared copies between blocks (memory budget)";
+    for (size_t i = 0; i < n; ++i) {
+      std::vector<std::pair<uint64_t, uint64_t>> spans;
+      for (uint32_t b = 0; b < blocks; ++b) {
+        const unsigned long long lo = footprints[2 * (uint64_t(b) * n + i)], hi = footprints[2 * (uint64_t(b) * n + i) + 1];
+        if (hi <= lo) continue;
+        if (hi - lo > kMaxFootprintBytes) return "a block writes across more than 4 MiB of " + globals[i].name;
+        spans.emplace_back(lo, hi);
+      }
+      std::sort(spans.begin(), spans.end());
+      for (size_t k = 1; k < spans.size(); ++k)
+        if (spans[k].first < spans[k - 1].second) return "the blocks' write footprints in " + globals[i].name + " interleave";
+    }
+    uint64_t per_copy = 0;
+    for (const GlobalAllocation& g : globals) per_copy += padded_copy_bytes(g.bytes);
+    const uint64_t needed = uint64_t(warps + 1) * per_copy;
+    if (needed > mem_limit_bytes()) return std::to_string(needed) + " bytes of copies exceed the memory budget";
+    arena_ = DeviceBuffer::allocate(needed);
+    bounds_ = DeviceBuffer::allocate(footprints.size() * sizeof(unsigned long long));
+    if (!arena_ || !bounds_) return "no device memory for " + std::to_string(needed) + " bytes of copies";
+    cudaMemcpyAsync(bounds_.get(), footprints.data(), bounds_.bytes(), cudaMemcpyHostToDevice, stream);
+    uint64_t offset = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t stride = padded_copy_bytes(globals[i].bytes);
+      uint8_t* copies = arena_.get() + offset;
+      kernels::replicate(TargetBuffers{globals[i].base, globals[i].bytes, copies, stride, copies + warps * stride, warps,
+                                       uint32_t(i)},
+                         stream);
+      ctx.globals[i] = GlobalTarget{globals[i].base, globals[i].bytes, copies, stride, uint64_t(warps) * stride};
+      offset += uint64_t(warps + 1) * stride;
+    }
+    ctx.num_globals = uint32_t(n);
+    ctx.footprints = bounds_.get<unsigned long long>();
+    return "";
+  }
+  uint64_t bytes() const { return arena_.bytes() + bounds_.bytes(); }
+
+ private:
+  DeviceBuffer arena_, bounds_;
+};
+
 struct Launch {
   const KernelDesc& desc;
   dim3 grid, block;
   uint32_t warps;
   std::vector<TargetLayout> targets;
+  std::vector<GlobalAllocation> globals;
 
   Race race_from(const RaceRecord& r) const {
     Race race;
@@ -117,8 +172,20 @@ struct Launch {
                         ": it read a value another warp wrote in the same region";
       return race;
     }
-    race.space = "shared";
+    if ((r.target & kGlobalTarget) && (r.target & ~kGlobalTarget) < globals.size()) {
+      const GlobalAllocation& g = globals[r.target & ~kGlobalTarget];
+      race.space = "global";
+      race.target = g.name;
+      race.element_size = g.element_size;
+      const uint64_t from = r.byte_lo >= g.name_offset ? g.name_offset : 0;
+      race.byte_lo = r.byte_lo - from;
+      race.byte_hi = r.byte_hi - from;
+      race.element = g.name + "[" + std::to_string(race.byte_lo / g.element_size) + "]";
+    } else {
+      race.space = "shared";
+    }
     for (const TargetLayout& t : targets) {
+      if (race.space == "global") break;
       if (r.byte_lo < t.offset || r.byte_lo >= t.offset + t.bytes) continue;
       race.target = t.name;
       race.element_size = t.element_size;
@@ -128,6 +195,7 @@ struct Launch {
       break;
     }
     if (race.target.empty()) {
+      race.space = "shared";
       race.target = "shared memory";
       race.byte_lo = r.byte_lo;
       race.byte_hi = r.byte_hi;
@@ -276,10 +344,9 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     return unchecked("it writes " + std::to_string(globals.size()) + " global allocations; at most " +
                      std::to_string(kMaxGlobalTargets) + " are supported");
   const bool block_level = !globals.empty() && blocks > 1;
-  if (offset == 0 && !block_level) {
+  if (offset == 0 && globals.empty()) {
     // Nothing to privatize: counted as unchecked so the summary does not claim a check that did not happen.
-    return unchecked(globals.empty() ? "it writes neither shared memory nor global memory ldcc can find"
-                                     : "it writes no shared memory and runs a single block");
+    return unchecked("it writes neither shared memory nor global memory ldcc can find");
   }
   ctx.layout_bytes = offset;
   ctx.stride = padded_copy_bytes(offset);
@@ -330,6 +397,8 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
 
   // 4. Level B over the global memory it writes, then level W, whose execution is the one that stays.
   LaunchResult result;
+  std::vector<unsigned long long> footprints;
+  bool blocks_independent = blocks == 1;
   if (block_level) {
     const std::string region = region_text(desc, uint32_t(q[1]));
     BlockLevelOutcome b = run_block_level(desc, globals, grid, ctx, stream, [&] {
@@ -338,26 +407,33 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     ctx.level = kLevelWarps;
     ctx.num_globals = 0;
     ctx.copy_of_block = nullptr;
-    if (!b.checked) {
-      warn_once("kernel '" + kernel + "': global memory runs unchecked: " + b.warning);
-      if (offset == 0) {
-        record_unchecked(b.warning);
-        return run_original(original, grid, block, shared_bytes, stream, args);
-      }
-    }
+    if (!b.checked) warn_once("kernel '" + kernel + "': global memory runs unchecked: " + b.warning);
+    blocks_independent = b.checked && b.races.empty() && !b.atomics;
+    footprints = std::move(b.footprints);
     result.races = std::move(b.races);
     result.copies = b.copies;
     result.rounds = b.rounds;
     result.extra_device_bytes = b.extra_device_bytes;
     result.dropped_records = b.dropped_records;
-    if (offset == 0) {
-      // No shared memory: level W would compare nothing, so the original kernel makes the results.
-      result.checked = true;
-      result.races = coalesce(std::move(result.races));
-      ProcessReport::instance().add(result);
-      return run_original(original, grid, block, shared_bytes, stream, args);
-    }
+    result.checked = b.checked;
   }
+  if (blocks == 1)
+    for (const GlobalAllocation& g : globals) footprints.insert(footprints.end(), {0ull, g.bytes});
+  WarpGlobals warp_globals;
+  std::string no_warp_globals = "level B found races or global atomics";
+  if (!globals.empty() && blocks_independent)
+    no_warp_globals = warp_globals.setup(globals, footprints, uint32_t(blocks), launch.warps, ctx, stream);
+  if (!globals.empty() && !no_warp_globals.empty() && parse_count(flags().verbose).value_or(0))
+    std::fprintf(stderr, "ldcc: %s: global memory is not checked between warps: %s\n", desc.name, no_warp_globals.c_str());
+  if (offset == 0 && ctx.num_globals == 0) {
+    // Nothing for level W to compare: the original kernel makes the results.
+    if (!result.checked) return unchecked(no_warp_globals);
+    result.races = coalesce(std::move(result.races));
+    ProcessReport::instance().add(result);
+    return run_original(original, grid, block, shared_bytes, stream, args);
+  }
+  launch.globals = globals;
+  result.extra_device_bytes += warp_globals.bytes();
   cudaError_t err = cudaLaunchKernel(checked, grid, block, args, dynamic_bytes, stream);
   if (err == cudaErrorInvalidConfiguration || err == cudaErrorLaunchOutOfResources) {
     cudaGetLastError();
@@ -376,6 +452,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   if (!log.empty()) cudaMemcpy(log.data(), records.get<void>(), log.size() * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
 
   result.checked = true;
+  result.extra_device_bytes += records.bytes() + counters.bytes() + query.bytes();
   result.copies = std::max(result.copies, launch.warps + 1);
   result.rounds = std::max(result.rounds, 1u);
   result.extra_device_bytes = std::max<uint64_t>(result.extra_device_bytes, scratch ? scratch.bytes() : 0);

@@ -341,6 +341,8 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   }
   for (const CallExpr *call : facts.atomics)
     ed.replaceToken(calleeNameLoc(call), "::ldcc::rt::AtomicCall{ldcc_t}." + calleeName(call), "an atomic operation");
+  for (const CallExpr *call : facts.clocks)
+    ed.replaceToken(calleeNameLoc(call), "::ldcc::rt::ClockCall{ldcc_t}." + calleeName(call), "a clock read");
   for (const CallExpr *call : facts.printfs)
     ed.replaceToken(calleeNameLoc(call), "::ldcc::rt::PrintfCall{ldcc_t}.printf", "printf");
   auto redirectCall = [&](const CallExpr *call, const FunctionDecl *callee) {

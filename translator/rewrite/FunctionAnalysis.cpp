@@ -188,6 +188,8 @@ public:
       refuse("the atomic operation " + name, call->getBeginLoc());
     } else if (name == "printf") {
       facts_.printfs.push_back(call);
+    } else if ((name == "clock" || name == "clock64") && call->getNumArgs() == 0) {
+      facts_.clocks.push_back(call);
     } else if (name == "malloc" || name == "free" || name == "__trap" || name == "asm") {
       refuse("a call of " + name, call->getBeginLoc());
     } else {

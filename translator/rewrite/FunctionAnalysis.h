@@ -72,6 +72,7 @@ struct FunctionFacts {
   std::vector<const clang::Expr *> hookedStores;       // left-hand sides
   std::vector<const clang::CallExpr *> atomics;
   std::vector<const clang::CallExpr *> printfs;
+  std::vector<const clang::CallExpr *> clocks;        // clock(), clock64(): fixed values in level B
   std::vector<const clang::VarDecl *> sharedLocals;    // __shared__ declared in this function
   std::vector<const clang::VarDecl *> sharedGlobals;   // file-scope __shared__ it uses
   std::vector<const clang::VarDecl *> deviceVars;      // __device__ variables it uses (redirected)
@@ -81,7 +82,7 @@ struct FunctionFacts {
   std::set<const clang::VarDecl *> asmOutputs;         // written by inline PTX: never compared
 
   bool hasOwnEffects() const {  // something a clone must change, before looking at callees
-    return !barriers.empty() || !hookedStores.empty() || !atomics.empty() || !printfs.empty() ||
+    return !barriers.empty() || !hookedStores.empty() || !atomics.empty() || !printfs.empty() || !clocks.empty() ||
            !sharedLocals.empty() || !sharedGlobals.empty() || !deviceVars.empty();
   }
 };

@@ -35,6 +35,8 @@ constexpr uint32_t kQueryWords = kSymbolWords + 1 + 2 * kMaxSymbols;
 // RaceRecord.target of a register race: the local's TU-wide index, or kDiverged when the thread
 // reached a different site in pass 2 than in pass 1. byte_lo is then the thread's index in its block.
 constexpr uint32_t kRegisterTarget = 0x80000000u;
+// RaceRecord.target of a race in global memory at level W: the launch's global target index.
+constexpr uint32_t kGlobalTarget = 0x40000000u;
 constexpr uint32_t kDiverged = 0xffffu;
 
 // Counters the host reads after a checked launch.
@@ -71,6 +73,10 @@ struct LaunchCtx {
   uint32_t num_globals;             // 0: global memory is not privatized in this launch
   uint32_t atomics_copy;            // level B: the copy every block's global atomics act on
   const uint32_t* copy_of_block;    // level B: the copy of each block in this round
+  // Level W with global targets: warp w of every block uses copy w, U is copy `warps`, and block b
+  // checks only [lo, hi) = footprints[2 * (b * num_globals + i) ...] of target i (level B proved the
+  // blocks' footprints disjoint).
+  const unsigned long long* footprints;
   GlobalTarget globals[kMaxGlobalTargets];
 };
 
@@ -103,6 +109,7 @@ struct ThreadState {
   bool overflow;         // a log below is full: this region cannot be re-executed
   bool compare;          // set on CONTINUE after a pass 2: compare locals now
   uint32_t num_stores, num_atomics, replay;
+  uint32_t clock_ticks;
   int bar_pred;
   uint32_t bar_true, bar_live;
   StoreEntry stores[kStoreLogEntries];
@@ -198,6 +205,50 @@ static __device__ __noinline__ void block_rw_commit(TargetBuffers b, RaceLogView
   }
 }
 
+// ---- global targets at level W: the block's footprint, byte by byte ---------------------------------
+// The same steps as the layout's, over memory other blocks use too, so only inside the block's own
+// footprint (its bounds need not be chunk-aligned).
+template <typename Op>
+__device__ __forceinline__ void for_each_footprint_byte(const ThreadState& t, Op op) {
+  const LaunchCtx& c = *t.ctx;
+  for (uint32_t i = 0; i < c.num_globals; ++i) {
+    const unsigned long long* fp = c.footprints + 2 * (uint64_t(block_rank()) * c.num_globals + i);
+    for (uint64_t x = fp[0] + thread_rank(); x < fp[1]; x += block_threads()) op(i, c.globals[i], x);
+  }
+}
+
+static __device__ __noinline__ void block_global_ww(const ThreadState& t, RaceLogView log) {
+  for_each_footprint_byte(t, [&](uint32_t i, const GlobalTarget& g, uint64_t x) {
+    const uint8_t s = g.original[x];
+    uint8_t u = s;
+    uint32_t writer = kNoUnit;
+    for (uint32_t k = 0; k < t.warps; ++k) {
+      const uint8_t p = g.copies[k * g.stride + x];
+      if (p == s) continue;
+      if (writer != kNoUnit) log_race(log, RaceKind::WriteWrite, kGlobalTarget | i, writer, k, x, x + 1);
+      writer = k;
+      u = p;
+    }
+    g.copies[t.warps * g.stride + x] = u;
+    for (uint32_t k = 0; k < t.warps; ++k) {
+      uint8_t& p = g.copies[k * g.stride + x];
+      p = p != s ? s : u;
+    }
+  });
+}
+
+static __device__ __noinline__ void block_global_rw_commit(const ThreadState& t, RaceLogView log, bool check) {
+  for_each_footprint_byte(t, [&](uint32_t i, const GlobalTarget& g, uint64_t x) {
+    const uint8_t u = g.copies[t.warps * g.stride + x];
+    for (uint32_t k = 0; k < t.warps; ++k) {
+      uint8_t& p = g.copies[k * g.stride + x];
+      if (check && p != u) log_race(log, RaceKind::ReadWrite, kGlobalTarget | i, k, kNoUnit, x, x + 1);
+      p = u;
+    }
+    g.original[x] = u;
+  });
+}
+
 // ---- kernel entry --------------------------------------------------------------------------------
 // Returns false for the query launch. Otherwise claims the block's copies (dynamic shared memory or
 // a global scratch slot), zeroes S and replicates it.
@@ -229,13 +280,14 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
   t.copies = bs.area + 2 * ctx.stride;
   // Level B does not privatize shared memory (it is per block anyway): every warp uses copy 0.
   t.base = t.copies + (ctx.level == kLevelBlocks ? 0 : uint64_t(t.warp) * ctx.stride);
-  t.global_copy = ctx.copy_of_block ? ctx.copy_of_block[block_rank()] : 0;
+  t.global_copy = ctx.level == kLevelWarps ? t.warp : ctx.copy_of_block ? ctx.copy_of_block[block_rank()] : 0;
   t.open = entry_site;
   t.pass1_site = entry_site;
   t.at_exit = false;
   t.overflow = false;
   t.compare = false;
   t.num_stores = t.num_atomics = t.replay = 0;
+  t.clock_ticks = 0;
   t.bar_pred = 0;
   t.bar_true = t.bar_live = 0;
   for (uint64_t off = uint64_t(thread_rank()) * 16; off < ctx.stride; off += uint64_t(block_threads()) * 16)
@@ -380,6 +432,14 @@ struct AtomicCall {
 #undef LDCC_ATOMIC_FORWARD
 };
 
+// Clock reads: real in level W (whose results stay), a per-thread count in level B, so a time the
+// kernel stores in global memory does not differ between level B's two executions.
+struct ClockCall {
+  ThreadState& t;
+  __device__ long long clock64() const { return t.blocks_level() ? (long long)(++t.clock_ticks) : ::clock64(); }
+  __device__ clock_t clock() const { return t.blocks_level() ? clock_t(++t.clock_ticks) : ::clock(); }
+};
+
 // printf prints in the first execution of a region only.
 struct PrintfCall {
   const ThreadState& t;
@@ -461,6 +521,7 @@ static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
   if (bs.pass == 1) {
     const bool skip = __syncthreads_or(t.overflow);
     block_ww_check(b, log);
+    block_global_ww(t, log);
     if (!skip) {
       t.pass1_site = site;
       undo_stores(t);
@@ -473,10 +534,12 @@ static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
     // A log overflowed, so no re-execution: U is committed as the ww-check built it.
     __syncthreads();
     block_rw_commit(b, log, false);
+    block_global_rw_commit(t, log, false);
     if (thread_rank() == 0) atomicAdd(&ctx.counters[kPass2Skipped], 1ull);
   } else {
     __syncthreads();
     block_rw_commit(b, log, true);
+    block_global_rw_commit(t, log, true);
     t.compare = true;
     if (site != t.pass1_site) log_register_race(t, kDiverged);
   }

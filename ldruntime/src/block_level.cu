@@ -9,6 +9,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "device_buffer.h"
 #include "flags.h"
@@ -121,6 +122,37 @@ Race race_from(const RaceRecord& r, const CheckPlan& plan, uint32_t round, uint3
                         ? a + " and " + b + " both wrote it"
                         : a + " read a value another block wrote (blocks do not synchronize within a launch)";
   return race;
+}
+
+// One pass-1 launch with `watches` active: for each watch, the blocks that stored into it, ascending.
+template <typename Buffers>
+std::vector<std::vector<uint32_t>> attribute_writers(const std::vector<Watch>& watches, uint32_t blocks, Buffers buffers,
+                                                     uint32_t copies, LaunchCtx& ctx, cudaStream_t stream,
+                                                     const std::function<cudaError_t()>& launch) {
+  if (watches.empty()) return {};
+  const uint32_t capacity = std::max<uint32_t>(4096, 4 * blocks);
+  DeviceBuffer log = DeviceBuffer::allocate((1 + uint64_t(capacity)) * sizeof(unsigned long long));
+  if (!log) return {};
+  cudaMemsetAsync(log.get(), 0, sizeof(unsigned long long), stream);
+  for (uint32_t i = 0; i < ctx.num_globals; ++i) kernels::replicate(buffers(i, copies + 1), stream);
+  ctx.num_watches = uint32_t(watches.size());
+  ctx.watch_capacity = capacity;
+  ctx.watch_log = log.get<unsigned long long>();
+  for (size_t w = 0; w < watches.size(); ++w) ctx.watches[w] = watches[w];
+  const cudaError_t e = launch();
+  ctx.num_watches = 0;
+  std::vector<unsigned long long> entries(1 + capacity);
+  if (e != cudaSuccess || cudaMemcpyAsync(entries.data(), log.get(), log.bytes(), cudaMemcpyDeviceToHost, stream) != cudaSuccess ||
+      cudaStreamSynchronize(stream) != cudaSuccess) {
+    cudaGetLastError();
+    return {};
+  }
+  if (entries[0] > capacity) return {};  // incomplete: keep the group names
+  std::vector<std::set<uint32_t>> sets(watches.size());
+  for (unsigned long long k = 0; k < entries[0]; ++k) sets[entries[1 + k] >> 32].insert(uint32_t(entries[1 + k]));
+  std::vector<std::vector<uint32_t>> out;
+  for (const auto& set : sets) out.emplace_back(set.begin(), set.end());
+  return out;
 }
 
 }  // namespace
@@ -244,8 +276,31 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
     outcome.dropped_records += logged - records.size();
     for (const RaceRecord& r : filter.next_round(records)) found.emplace_back(round, r);
   }
+  // Memory-limited rounds name groups of blocks that shared a copy. One more launch records which
+  // blocks store into each write-write range, so the report names the blocks a full check would.
+  std::vector<Watch> watches;
   for (const auto& [round, r] : found)
-    if (filter.survives(r)) outcome.races.push_back(race_from(r, *plan, round, copies, targets, desc, grid, region));
+    if (copies < blocks && filter.survives(r) && RaceKind(r.kind) == RaceKind::WriteWrite &&
+        r.unit_a != copies && r.unit_b != copies && watches.size() < kMaxWatches)
+      watches.push_back(Watch{r.target, r.byte_lo, r.byte_hi});
+  std::vector<std::vector<uint32_t>> writers = attribute_writers(watches, blocks, buffers, copies, ctx, stream, launch);
+  for (const auto& [round, r] : found) {
+    if (!filter.survives(r)) continue;
+    Race race = race_from(r, *plan, round, copies, targets, desc, grid, region);
+    size_t w = 0;
+    while (w < watches.size() && !(watches[w].target == r.target && watches[w].lo == r.byte_lo && watches[w].hi == r.byte_hi)) ++w;
+    if (w == watches.size() || w >= writers.size() || writers[w].size() < 2) {
+      outcome.races.push_back(race);
+      continue;
+    }
+    for (size_t k = 0; k + 1 < writers[w].size(); ++k) {
+      race.units_a = {writers[w][k]};
+      race.units_b = {writers[w][k + 1]};
+      race.units_text = "block " + dim3_text(writers[w][k], grid) + " and block " + dim3_text(writers[w][k + 1], grid) +
+                        " both wrote it";
+      outcome.races.push_back(race);
+    }
+  }
   outcome.checked = true;
   outcome.atomics = atomics;
   if (atomics) outcome.footprints.clear();

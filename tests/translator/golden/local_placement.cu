@@ -48,10 +48,10 @@ void run(const float *in, float *out) {
 // The memory reads stay after the barrier that publishes what they read.
 // CHECK-NEXT: {{^ *}}v__ldcc3 = s[63 - threadIdx.x];
 // CHECK-NEXT: {{^ *}}w__ldcc4 = out[(gid__ldcc1 + 1) % 64];
-// CHECK-NEXT: {{^ *}}t0__ldcc5 = clock64();
+// CHECK-NEXT: {{^ *}}t0__ldcc5 = ::ldcc::rt::ClockCall{ldcc_t}.clock64();
 // CHECK-NEXT: {{^ *}}count__ldcc6 = 0;
 // CHECK-NEXT:   { if (ldcc_site(1u)) goto ldcc_dispatch; ldcc_resume_1:; }
 // CHECK-NEXT:   count__ldcc6 += v__ldcc3 > 0.0f;
-// CHECK-NEXT:   (*::ldcc::rt::store(ldcc_t, &(out[gid__ldcc1]))) = v__ldcc3 * twice__ldcc2 + w__ldcc4 + float(count__ldcc6) + float(clock64() - t0__ldcc5 > 0);
+// CHECK-NEXT:   (*::ldcc::rt::store(ldcc_t, &(out[gid__ldcc1]))) = v__ldcc3 * twice__ldcc2 + w__ldcc4 + float(count__ldcc6) + float(::ldcc::rt::ClockCall{ldcc_t}.clock64() - t0__ldcc5 > 0);
 // CHECK-NEXT: } ldcc_exit:
 // CHECK-NEXT: #line 23 "{{.*}}/local_placement.cu"

@@ -28,6 +28,7 @@ constexpr uint32_t kStoreLogEntries = 32;    // global stores one thread may und
 constexpr uint32_t kAtomicLogEntries = 32;   // atomic results one thread may replay per region
 constexpr uint32_t kMaxGlobalTargets = 16;  // global allocations and __device__ variables one launch writes
 constexpr uint32_t kMaxSymbols = 16;        // written __device__ variables of one kernel
+constexpr uint32_t kMaxWatches = 16;        // byte ranges one attribution launch watches
 // The query: shared targets (2 + 8 words each), then the symbols: count, (address, bytes) each.
 constexpr uint32_t kSymbolWords = 2 + 8 * kMaxTargets;
 constexpr uint32_t kQueryWords = kSymbolWords + 1 + 2 * kMaxSymbols;
@@ -48,6 +49,12 @@ enum Counter : uint32_t { kRegionsChecked = 0, kPass2Skipped = 1, kGlobalAtomics
 //           and barriers as in the original, no printf, stores to other global memory dropped (the
 //           level W execution that follows makes them).
 enum Level : uint32_t { kLevelWarps = 0, kLevelBlocks = 1 };
+
+// Level B attribution: [lo, hi) of global target `target`, whose writers a launch records.
+struct Watch {
+  uint32_t target;
+  uint64_t lo, hi;
+};
 
 // A global allocation or __device__ variable the kernel writes, and its private copies.
 struct GlobalTarget {
@@ -77,6 +84,12 @@ struct LaunchCtx {
   // checks only [lo, hi) = footprints[2 * (b * num_globals + i) ...] of target i (level B proved the
   // blocks' footprints disjoint).
   const unsigned long long* footprints;
+  // Level B attribution launch: every store into a watched range appends (watch << 32 | block) to
+  // watch_log[1..watch_capacity], counting in watch_log[0].
+  uint32_t num_watches;
+  uint32_t watch_capacity;
+  unsigned long long* watch_log;
+  Watch watches[kMaxWatches];
   GlobalTarget globals[kMaxGlobalTargets];
 };
 
@@ -327,6 +340,18 @@ __device__ T* global_ptr(const ThreadState& t, T* p) {
   return p;
 }
 
+static __device__ __noinline__ void watch_store(const ThreadState& t, uint32_t target, const void* p, uint32_t size) {
+  const LaunchCtx& c = *t.ctx;
+  const GlobalTarget& g = c.globals[target];
+  const uint64_t off = uint64_t(reinterpret_cast<const uint8_t*>(p) - g.copies) % g.stride;
+  for (uint32_t w = 0; w < c.num_watches; ++w) {
+    const Watch& r = c.watches[w];
+    if (r.target != target || off >= r.hi || off + size <= r.lo) continue;
+    const unsigned long long slot = atomicAdd(&c.watch_log[0], 1ull);
+    if (slot < c.watch_capacity) c.watch_log[1 + slot] = (uint64_t(w) << 32) | block_rank();
+  }
+}
+
 static __device__ __noinline__ void log_store(ThreadState& t, void* p, uint32_t size) {
   if (t.num_stores == kStoreLogEntries || size > 16) {
     t.overflow = true;
@@ -344,9 +369,11 @@ static __device__ __noinline__ void log_store(ThreadState& t, void* p, uint32_t 
 template <typename T>
 __device__ __forceinline__ T* store(ThreadState& t, T* p) {
   if (t.blocks_level()) {
+    const int target = global_copy_target(t, p);
     // Global memory the kernel was not found to write is written once, by the level W execution.
-    if (sizeof(T) <= sizeof(t.sink) && __isGlobal(p) && !in_copies(t, p) && global_copy_target(t, p) < 0)
+    if (target < 0 && sizeof(T) <= sizeof(t.sink) && __isGlobal(p) && !in_copies(t, p))
       return reinterpret_cast<T*>(t.sink);
+    if (target >= 0 && t.ctx->num_watches) watch_store(t, uint32_t(target), p, sizeof(T));
     return p;
   }
   if (t.first_execution() && !t.overflow && __isGlobal(p) && !in_copies(t, p) && global_copy_target(t, p) < 0)
@@ -432,12 +459,19 @@ struct AtomicCall {
 #undef LDCC_ATOMIC_FORWARD
 };
 
-// Clock reads: real in level W (whose results stay), a per-thread count in level B, so a time the
-// kernel stores in global memory does not differ between level B's two executions.
+// Clock reads: a per-thread count in level B; in level W real in the first execution of a region and
+// replayed (as atomic results are) in the re-execution. So a time the kernel stores never differs
+// between two executions that the checks compare.
 struct ClockCall {
   ThreadState& t;
-  __device__ long long clock64() const { return t.blocks_level() ? (long long)(++t.clock_ticks) : ::clock64(); }
-  __device__ clock_t clock() const { return t.blocks_level() ? clock_t(++t.clock_ticks) : ::clock(); }
+  __device__ long long clock64() const {
+    if (t.blocks_level()) return (long long)(++t.clock_ticks);
+    return AtomicCall{t}.run<long long>([] { return ::clock64(); });
+  }
+  __device__ clock_t clock() const {
+    if (t.blocks_level()) return clock_t(++t.clock_ticks);
+    return AtomicCall{t}.run<clock_t>([] { return ::clock(); });
+  }
 };
 
 // printf prints in the first execution of a region only.

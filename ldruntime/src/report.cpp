@@ -156,6 +156,7 @@ void ProcessReport::add(const LaunchResult& result) {
   std::lock_guard<std::mutex> lock(report_mutex);
   (result.checked ? launches_ : unchecked_)++;
   dropped_ += result.dropped_records;
+  peak_extra_bytes_ = std::max(peak_extra_bytes_, result.extra_device_bytes);
   for (const Race& race : result.races) {
     if (std::find_if(races_.begin(), races_.end(), [&](const Race& r) {
           return identity(r) == identity(race) && r.byte_lo == race.byte_lo && r.byte_hi == race.byte_hi;
@@ -164,6 +165,11 @@ void ProcessReport::add(const LaunchResult& result) {
     races_.push_back(race);
     std::fputs(format_race(race).c_str(), stderr);
   }
+}
+
+uint64_t ProcessReport::peak_extra_bytes() const {
+  std::lock_guard<std::mutex> lock(report_mutex);
+  return peak_extra_bytes_;
 }
 
 std::vector<Race> ProcessReport::races() const {

@@ -22,12 +22,13 @@ class ProcessReport {
   static ProcessReport& instance();
   void add(const LaunchResult& result);
   std::vector<Race> races() const;
+  uint64_t peak_extra_bytes() const;  // the most device memory one checked launch added
   void finish();  // summary, JSON, exit code; runs once, at exit
 
  private:
   ProcessReport();
   std::vector<Race> races_;
-  uint64_t launches_ = 0, unchecked_ = 0, dropped_ = 0;
+  uint64_t launches_ = 0, unchecked_ = 0, dropped_ = 0, peak_extra_bytes_ = 0;
   bool finished_ = false;
 };
 

@@ -252,7 +252,8 @@ void record_unchecked(const std::string& warning) {
 }
 
 // LDCC_TIMING: the wall time of one launch from the host, stream drained before and after, so
-// native (mode off) and checked launches of the same binary compare directly.
+// native (mode off) and checked launches of the same binary compare directly; and the peak extra
+// device memory of the process's checked launches so far.
 class LaunchTimer {
  public:
   LaunchTimer(const KernelDesc& desc, Mode mode, cudaStream_t stream) : desc_(desc), mode_(mode), stream_(stream) {
@@ -267,7 +268,8 @@ class LaunchTimer {
     const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start_).count();
     std::lock_guard<std::mutex> lock(warn_mutex);
     if (FILE* f = std::fopen(flags().timing_path.c_str(), "a")) {
-      std::fprintf(f, "%s,%s,%.1f\n", desc_.name, mode_ == Mode::Off ? "off" : "check", us);
+      std::fprintf(f, "%s,%s,%.1f,%llu\n", desc_.name, mode_ == Mode::Off ? "off" : "check", us,
+                   (unsigned long long)ProcessReport::instance().peak_extra_bytes());
       std::fclose(f);
     }
   }

@@ -97,10 +97,17 @@ constexpr uint64_t kMaxFootprintBytes = 4ull << 20;
 class WarpGlobals {
  public:
   // Fills ctx's global targets; returns why level W cannot check global memory ("" when it can).
-  std::string setup(const std::vector<GlobalAllocation>& globals, const std::vector<unsigned long long>& footprints,
+  std::string setup(const std::vector<GlobalAllocation>& globals, std::vector<unsigned long long> footprints,
                     uint32_t blocks, uint32_t warps, LaunchCtx& ctx, cudaStream_t stream) {
     const size_t n = globals.size();
     if (footprints.size() != uint64_t(blocks) * n * 2) return "level B shared copies between blocks (memory budget)";
+    // Whole 16-byte chunks: level B's values may differ from level W's in some bytes (a clock read
+    // is a count in level B), so a byte-exact diff could leave out bytes level W writes.
+    for (size_t k = 0; k < footprints.size(); k += 2)
+      if (footprints[k + 1] > footprints[k]) {
+        footprints[k] &= ~15ull;
+        footprints[k + 1] = std::min<unsigned long long>((footprints[k + 1] + 15) & ~15ull, globals[(k / 2) % n].bytes);
+      }
     for (size_t i = 0; i < n; ++i) {
       std::vector<std::pair<uint64_t, uint64_t>> spans;
       for (uint32_t b = 0; b < blocks; ++b) {

@@ -158,10 +158,8 @@ void ProcessReport::add(const LaunchResult& result) {
   dropped_ += result.dropped_records;
   peak_extra_bytes_ = std::max(peak_extra_bytes_, result.extra_device_bytes);
   for (const Race& race : result.races) {
-    if (std::find_if(races_.begin(), races_.end(), [&](const Race& r) {
-          return identity(r) == identity(race) && r.byte_lo == race.byte_lo && r.byte_hi == race.byte_hi;
-        }) != races_.end())
-      continue;
+    // Seen before in this process (a kernel launched in a loop): keyed on its whole text.
+    if (!reported_.insert(races_to_json({race}, 0, 0, 0)).second) continue;
     races_.push_back(race);
     std::fputs(format_race(race).c_str(), stderr);
   }

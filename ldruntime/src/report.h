@@ -1,6 +1,7 @@
 // Race reports: coalescing device records into races, the human text (stderr), the JSON file
 // (LDCC_REPORT) and the process-wide summary printed at exit.
 #pragma once
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ class ProcessReport {
  private:
   ProcessReport();
   std::vector<Race> races_;
+  std::set<std::string> reported_;
   uint64_t launches_ = 0, unchecked_ = 0, dropped_ = 0, peak_extra_bytes_ = 0;
   bool finished_ = false;
 };

@@ -800,37 +800,35 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
     if (excluded.count(p)) facts.uncomparedParams.insert(p);
 }
 
-std::vector<const VarDecl *> TranslationUnitAnalysis::helperSharedOf(const FunctionDecl *kernel) const {
-  std::vector<const VarDecl *> out;
+void TranslationUnitAnalysis::forEachReached(const FunctionDecl *kernel,
+                                             const std::function<void(const FunctionFacts &)> &visit) const {
   std::set<const FunctionDecl *> seen;
-  std::function<void(const FunctionDecl *)> visit = [&](const FunctionDecl *fn) {
+  std::function<void(const FunctionDecl *)> walk = [&](const FunctionDecl *fn) {
     if (!seen.insert(fn).second) return;
     const FunctionFacts *f = facts(fn);
     if (!f) return;
-    if (fn != kernel)
-      for (const VarDecl *v : f->sharedLocals) out.push_back(v);
-    for (const HelperCall &h : f->helperCalls) visit(h.callee);
+    visit(*f);
+    for (const HelperCall &h : f->helperCalls) walk(h.callee);
     for (const CallExpr *c : f->clonedCalls)
-      if (const FunctionDecl *callee = userCallee(c)) visit(callee);
+      if (const FunctionDecl *callee = userCallee(c)) walk(callee);
   };
-  visit(kernel);
+  walk(kernel);
+}
+
+std::vector<const VarDecl *> TranslationUnitAnalysis::helperSharedOf(const FunctionDecl *kernel) const {
+  std::vector<const VarDecl *> out;
+  forEachReached(kernel, [&](const FunctionFacts &f) {
+    if (f.fn != kernel) out.insert(out.end(), f.sharedLocals.begin(), f.sharedLocals.end());
+  });
   return out;
 }
 
 std::vector<const VarDecl *> TranslationUnitAnalysis::deviceVarsReachedFrom(const FunctionDecl *kernel) const {
   std::vector<const VarDecl *> out;
-  std::set<const FunctionDecl *> seen;
-  std::function<void(const FunctionDecl *)> visit = [&](const FunctionDecl *fn) {
-    if (!seen.insert(fn).second) return;
-    const FunctionFacts *f = facts(fn);
-    if (!f) return;
-    for (const VarDecl *v : f->deviceVars)
+  forEachReached(kernel, [&](const FunctionFacts &f) {
+    for (const VarDecl *v : f.deviceVars)
       if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
-    for (const HelperCall &h : f->helperCalls) visit(h.callee);
-    for (const CallExpr *c : f->clonedCalls)
-      if (const FunctionDecl *callee = userCallee(c)) visit(callee);
-  };
-  visit(kernel);
+  });
   return out;
 }
 

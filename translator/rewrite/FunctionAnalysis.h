@@ -16,6 +16,7 @@
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -111,6 +112,8 @@ private:
   void analyzeFunction(FunctionFacts &facts);
   void planLocals(FunctionFacts &facts);
   void propagate();
+  // Calls `visit` on the kernel and every user function its clone reaches through clones, once each.
+  void forEachReached(const clang::FunctionDecl *kernel, const std::function<void(const FunctionFacts &)> &visit) const;
   clang::ASTContext &ctx_;
   std::vector<FunctionFacts> functions_;
   std::map<const clang::FunctionDecl *, size_t> index_;

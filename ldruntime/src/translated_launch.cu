@@ -408,6 +408,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   LaunchResult result;
   std::vector<unsigned long long> footprints;
   bool blocks_independent = blocks == 1;
+  std::string no_warp_globals = "level B found races or global atomics";
   if (block_level) {
     const std::string region = region_text(desc, uint32_t(q[1]));
     BlockLevelOutcome b = run_block_level(desc, globals, grid, ctx, stream, [&] {
@@ -416,7 +417,10 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     ctx.level = kLevelWarps;
     ctx.num_globals = 0;
     ctx.copy_of_block = nullptr;
-    if (!b.checked) warn_once("kernel '" + kernel + "': global memory runs unchecked: " + b.warning);
+    if (!b.checked) {
+      warn_once("kernel '" + kernel + "': global memory runs unchecked: " + b.warning);
+      no_warp_globals = "level B could not run: " + b.warning;
+    }
     blocks_independent = b.checked && b.races.empty() && !b.atomics;
     footprints = std::move(b.footprints);
     result.races = std::move(b.races);
@@ -429,14 +433,20 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   if (blocks == 1)
     for (const GlobalAllocation& g : globals) footprints.insert(footprints.end(), {0ull, g.bytes});
   WarpGlobals warp_globals;
-  std::string no_warp_globals = "level B found races or global atomics";
   if (!globals.empty() && blocks_independent)
     no_warp_globals = warp_globals.setup(globals, footprints, uint32_t(blocks), launch.warps, ctx, stream);
   if (!globals.empty() && !no_warp_globals.empty() && parse_count(flags().verbose).value_or(0))
     std::fprintf(stderr, "ldcc: %s: global memory is not checked between warps: %s\n", desc.name, no_warp_globals.c_str());
   if (offset == 0 && ctx.num_globals == 0) {
     // Nothing for level W to compare: the original kernel makes the results.
-    if (!result.checked) return unchecked(no_warp_globals);
+    if (!result.checked) {
+      // Level B already warned when it could not run; a single block says why here.
+      if (block_level) {
+        record_unchecked(no_warp_globals);
+        return run_original(original, grid, block, shared_bytes, stream, args);
+      }
+      return unchecked(no_warp_globals);
+    }
     result.races = coalesce(std::move(result.races));
     ProcessReport::instance().add(result);
     return run_original(original, grid, block, shared_bytes, stream, args);

@@ -43,6 +43,17 @@ std::string dim3_text(uint32_t linear, dim3 grid) {
 
 }  // namespace
 
+void place_in_allocation(Race& race, const GlobalAllocation& a, uint64_t lo, uint64_t hi) {
+  const uint64_t from = lo >= a.name_offset ? a.name_offset : 0;
+  race.target = a.name;
+  race.element_size = a.element_size;
+  race.byte_lo = lo - from;
+  race.byte_hi = std::min(hi, a.bytes) - from;
+  const uint64_t first = race.byte_lo / a.element_size, last = (race.byte_hi - 1) / a.element_size;
+  race.element = a.name + "[" + std::to_string(first) + (last != first ? ".." + std::to_string(last) : "") + "]" +
+                 (from == 0 && a.name_offset ? " (from the start of its allocation)" : "");
+}
+
 std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, void** args,
                                                       const unsigned long long* pointee_sizes,
                                                       const std::vector<unsigned long long>& query,
@@ -99,16 +110,8 @@ Race race_from(const RaceRecord& r, const CheckPlan& plan, uint32_t round, uint3
   race.space = "global";
   race.kernel = desc.name;
   race.region = region;
-  race.target = t.name;
-  race.element_size = t.element_size;
   race.unit_kind = "block";
-  // Offsets from the named pointer, so the element is the index the kernel writes.
-  const uint64_t from = r.byte_lo >= t.name_offset ? t.name_offset : 0;
-  race.byte_lo = r.byte_lo - from;
-  race.byte_hi = std::min(r.byte_hi, t.bytes) - from;
-  const uint64_t first = race.byte_lo / t.element_size, last = (race.byte_hi - 1) / t.element_size;
-  race.element = t.name + "[" + std::to_string(first) + (last != first ? ".." + std::to_string(last) : "") + "]" +
-                 (from == 0 && t.name_offset ? " (from the start of its allocation)" : "");
+  place_in_allocation(race, t, r.byte_lo, r.byte_hi);
   auto units = [&](uint32_t copy, std::vector<uint32_t>& list) -> std::string {
     if (copy == kNoUnit) return "another block";
     if (copy == atomics_copy) return "an atomic operation";
@@ -122,6 +125,30 @@ Race race_from(const RaceRecord& r, const CheckPlan& plan, uint32_t round, uint3
                         ? a + " and " + b + " both wrote it"
                         : a + " read a value another block wrote (blocks do not synchronize within a launch)";
   return race;
+}
+
+// After pass 1 with one copy per block: [lo, hi) of every block's changes to every target, laid out
+// [block][target][lo, hi] as LaunchCtx::footprints expects; empty if the device has no room.
+template <typename Buffers>
+std::vector<unsigned long long> block_footprints(size_t targets, uint32_t blocks, Buffers buffers, uint32_t copies,
+                                                 cudaStream_t stream) {
+  // Device side per target: lo[blocks] then hi[blocks], as kernels::footprint writes them.
+  std::vector<unsigned long long> bounds(2 * targets * blocks, 0);
+  for (size_t i = 0; i < targets; ++i) std::fill_n(bounds.begin() + 2 * i * blocks, blocks, ~0ull);
+  DeviceBuffer device = DeviceBuffer::allocate(bounds.size() * sizeof(unsigned long long));
+  if (!device) return {};
+  auto* d = device.get<unsigned long long>();
+  cudaMemcpyAsync(d, bounds.data(), device.bytes(), cudaMemcpyHostToDevice, stream);
+  for (size_t i = 0; i < targets; ++i) kernels::footprint(buffers(i, copies), d + 2 * i * blocks, d + (2 * i + 1) * blocks, stream);
+  cudaMemcpyAsync(bounds.data(), d, device.bytes(), cudaMemcpyDeviceToHost, stream);
+  if (cudaStreamSynchronize(stream) != cudaSuccess) return {};
+  std::vector<unsigned long long> out(2 * targets * blocks);
+  for (uint32_t b = 0; b < blocks; ++b)
+    for (size_t i = 0; i < targets; ++i) {
+      out[2 * (b * targets + i)] = bounds[2 * i * blocks + b];
+      out[2 * (b * targets + i) + 1] = bounds[(2 * i + 1) * blocks + b];
+    }
+  return out;
 }
 
 // One pass-1 launch with `watches` active: for each watch, the blocks that stored into it, ascending.
@@ -214,7 +241,7 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
   RaceFilter filter(element_sizes);
   std::vector<std::pair<uint32_t, RaceRecord>> found;
   std::vector<RaceRecord> records;
-  bool atomics = false, footprint_failed = false;
+  bool atomics = false;
   auto failed = [&](cudaError_t e, const char* what) {
     outcome.warning = std::string("level B ") + what + " failed: " + cudaGetErrorString(e);
     cudaGetLastError();
@@ -231,35 +258,9 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
     cudaMemcpyAsync(&atomic_flag, ctx.counters + kGlobalAtomics, sizeof atomic_flag, cudaMemcpyDeviceToHost, stream);
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return failed(e, "pass 1");
     atomics = atomics || atomic_flag != 0;
-    if (copies == blocks && !atomics && !footprint_failed) {
-      // One copy per block: the pass-1 diff is each block's write footprint, kept for level W.
-      {
-        std::vector<unsigned long long> init(uint64_t(blocks) * targets.size() * 2);
-        for (size_t k = 0; k < init.size(); k += 2) init[k] = ~0ull;
-        for (size_t i = 0; i < targets.size(); ++i) {
-          // Laid out [block][target][lo, hi]: the kernel writes lo and hi with a stride of the targets.
-          std::vector<unsigned long long> lo(blocks, ~0ull), hi(blocks, 0);
-          DeviceBuffer bounds = DeviceBuffer::allocate(2 * uint64_t(blocks) * sizeof(unsigned long long));
-          if (!bounds) {
-            footprint_failed = true;
-            break;
-          }
-          auto* d_lo = bounds.get<unsigned long long>();
-          cudaMemcpyAsync(d_lo, lo.data(), blocks * sizeof(unsigned long long), cudaMemcpyHostToDevice, stream);
-          cudaMemcpyAsync(d_lo + blocks, hi.data(), blocks * sizeof(unsigned long long), cudaMemcpyHostToDevice, stream);
-          kernels::footprint(buffers(i, copies), d_lo, d_lo + blocks, stream);
-          cudaMemcpyAsync(lo.data(), d_lo, blocks * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream);
-          cudaMemcpyAsync(hi.data(), d_lo + blocks, blocks * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream);
-          cudaStreamSynchronize(stream);
-          for (uint32_t u = 0; u < blocks; ++u) {
-            const uint32_t block = plan->units_in_copy(0, u).front();
-            init[2 * (uint64_t(block) * targets.size() + i)] = lo[u];
-            init[2 * (uint64_t(block) * targets.size() + i) + 1] = hi[u];
-          }
-        }
-        if (!footprint_failed) outcome.footprints = std::move(init);
-      }
-    }
+    // One copy per block (so a single round, and copy k is block k): the pass-1 diff is each
+    // block's write footprint, kept for level W.
+    if (copies == blocks && !atomics) outcome.footprints = block_footprints(targets.size(), blocks, buffers, copies, stream);
     for (size_t i = 0; i < targets.size(); ++i) kernels::ww_check_fused(buffers(i, copies + 1), log, stream);
     // Atomic results differ between executions by nature; a re-execution would compare them. With
     // global atomics level B checks write-write races only.

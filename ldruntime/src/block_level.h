@@ -23,6 +23,10 @@ struct GlobalAllocation {
   uint64_t element_size = 1;
 };
 
+// Sets a race's variable, element and byte range from device offsets [lo, hi) into allocation `a`,
+// counted from the pointer the kernel was given, so the element is the index the kernel writes.
+void place_in_allocation(Race& race, const GlobalAllocation& a, uint64_t lo, uint64_t hi);
+
 // The written allocations of one launch: every GlobalDesc's pointer (read from the launch's
 // arguments) or symbol (from the clone's query), widened to its allocation with
 // cuMemGetAddressRange, deduplicated. Null pointers are skipped; a pointer the driver does not know

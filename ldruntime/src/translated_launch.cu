@@ -180,29 +180,21 @@ struct Launch {
       return race;
     }
     if ((r.target & kGlobalTarget) && (r.target & ~kGlobalTarget) < globals.size()) {
-      const GlobalAllocation& g = globals[r.target & ~kGlobalTarget];
       race.space = "global";
-      race.target = g.name;
-      race.element_size = g.element_size;
-      const uint64_t from = r.byte_lo >= g.name_offset ? g.name_offset : 0;
-      race.byte_lo = r.byte_lo - from;
-      race.byte_hi = r.byte_hi - from;
-      race.element = g.name + "[" + std::to_string(race.byte_lo / g.element_size) + "]";
+      place_in_allocation(race, globals[r.target & ~kGlobalTarget], r.byte_lo, r.byte_hi);
     } else {
       race.space = "shared";
-    }
-    for (const TargetLayout& t : targets) {
-      if (race.space == "global") break;
-      if (r.byte_lo < t.offset || r.byte_lo >= t.offset + t.bytes) continue;
-      race.target = t.name;
-      race.element_size = t.element_size;
-      race.byte_lo = r.byte_lo - t.offset;
-      race.byte_hi = std::min(r.byte_hi, t.offset + t.bytes) - t.offset;
-      race.element = element_name(t, race.byte_lo, race.byte_hi);
-      break;
+      for (const TargetLayout& t : targets) {
+        if (r.byte_lo < t.offset || r.byte_lo >= t.offset + t.bytes) continue;
+        race.target = t.name;
+        race.element_size = t.element_size;
+        race.byte_lo = r.byte_lo - t.offset;
+        race.byte_hi = std::min(r.byte_hi, t.offset + t.bytes) - t.offset;
+        race.element = element_name(t, race.byte_lo, race.byte_hi);
+        break;
+      }
     }
     if (race.target.empty()) {
-      race.space = "shared";
       race.target = "shared memory";
       race.byte_lo = r.byte_lo;
       race.byte_hi = r.byte_hi;
@@ -405,6 +397,9 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   ctx.counters = counters.get<unsigned long long>();
 
   // 4. Level B over the global memory it writes, then level W, whose execution is the one that stays.
+  // Extra memory: what stays for the whole launch, plus the larger of level B's copies (freed before
+  // level W) and level W's global copies.
+  const uint64_t launch_bytes = query.bytes() + scratch.bytes() + busy.bytes() + records.bytes() + counters.bytes();
   LaunchResult result;
   std::vector<unsigned long long> footprints;
   bool blocks_independent = blocks == 1;
@@ -426,7 +421,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     result.races = std::move(b.races);
     result.copies = b.copies;
     result.rounds = b.rounds;
-    result.extra_device_bytes = b.extra_device_bytes;
+    result.extra_device_bytes = launch_bytes + b.extra_device_bytes;
     result.dropped_records = b.dropped_records;
     result.checked = b.checked;
   }
@@ -452,7 +447,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     return run_original(original, grid, block, shared_bytes, stream, args);
   }
   launch.globals = globals;
-  result.extra_device_bytes += warp_globals.bytes();
+  result.extra_device_bytes = std::max(result.extra_device_bytes, launch_bytes + warp_globals.bytes());
   cudaError_t err = cudaLaunchKernel(checked, grid, block, args, dynamic_bytes, stream);
   if (err == cudaErrorInvalidConfiguration || err == cudaErrorLaunchOutOfResources) {
     cudaGetLastError();
@@ -471,10 +466,8 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   if (!log.empty()) cudaMemcpy(log.data(), records.get<void>(), log.size() * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
 
   result.checked = true;
-  result.extra_device_bytes += records.bytes() + counters.bytes() + query.bytes();
   result.copies = std::max(result.copies, launch.warps + 1);
   result.rounds = std::max(result.rounds, 1u);
-  result.extra_device_bytes = std::max<uint64_t>(result.extra_device_bytes, scratch ? scratch.bytes() : 0);
   result.dropped_records += logged - log.size();
   std::vector<Race> races = std::move(result.races);
   for (const RaceRecord& r : log) races.push_back(launch.race_from(r));

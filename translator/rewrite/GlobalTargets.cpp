@@ -46,7 +46,7 @@ Assignments assignmentsIn(const Stmt *body) {
 // Traces lvalues and pointer values of one function back to their roots.
 class RootTracer {
 public:
-  RootTracer(const FunctionDecl *fn) : fn_(fn), assigned_(assignmentsIn(fn->getBody())) {}
+  explicit RootTracer(const FunctionDecl *fn) : assigned_(assignmentsIn(fn->getBody())) {}
 
   // The roots of the memory an lvalue designates. `loaded` is set where a pointer read from memory
   // (not a parameter or local) is on the way.
@@ -122,9 +122,7 @@ private:
     if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
       const auto *v = dyn_cast<VarDecl>(ref->getDecl());
       if (const auto *p = dyn_cast_or_null<ParmVarDecl>(v); p && !p->getType()->isReferenceType()) {
-        const auto found = assigned_.find(p);
-        if (found == assigned_.end()) return param(p, {}, false, out);
-        // A parameter reassigned in the body: its original value and every later one.
+        // Its value at entry, and every value the body assigns to it.
         param(p, {}, false, out);
         return values(v, out);
       }
@@ -167,13 +165,11 @@ private:
     r.byReference = byReference;
     out.insert(r);
   }
-  void loaded(const Expr *e, std::set<Root> &out) {
+  void loaded(const Expr *e, std::set<Root> &) {
     if (loadedAt.isInvalid()) loadedAt = e->getBeginLoc();
-    (void)out;
   }
   void unknown(const Expr *, std::set<Root> &out) { out.insert(Root{}); }
 
-  const FunctionDecl *fn_;
   Assignments assigned_;
   std::set<const VarDecl *> visiting_;
 };

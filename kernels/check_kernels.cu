@@ -50,6 +50,10 @@ __global__ void merge_ordered_kernel(TargetBuffers t) {
   for_each_chunk<16>(t, [&](uint64_t off) { ops::merge_ordered_chunk<16, kReplicate>(t, off); });
 }
 
+__global__ void merge_ordered_into_kernel(TargetBuffers t, TargetBuffers into) {
+  for_each_chunk<16>(t, [&](uint64_t off) { ops::merge_ordered_chunk<16, false>(t, off, into); });
+}
+
 // Per copy, the first and one past the last byte that differs from S (the unit's write footprint).
 // Whole warps run every iteration (padded copies), so each copy's bounds are reduced per warp first.
 __global__ void footprint_kernel(TargetBuffers t, unsigned long long* lo, unsigned long long* hi) {
@@ -167,6 +171,12 @@ void footprint(const TargetBuffers& t, unsigned long long* lo, unsigned long lon
 void merge_ordered(const TargetBuffers& t, bool replicate_after, cudaStream_t stream) {
   if (replicate_after) launch<16>(merge_ordered_kernel<true>, t, stream);
   else launch<16>(merge_ordered_kernel<false>, t, stream);
+}
+
+void merge_ordered_into(const TargetBuffers& t, uint8_t* into, cudaStream_t stream) {
+  TargetBuffers destination = t;
+  destination.original = into;
+  launch<16>(merge_ordered_into_kernel, t, stream, destination);
 }
 
 }  // namespace ldcc::kernels

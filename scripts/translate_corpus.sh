@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Translates examples/corpus/*.cu with the built `ldcc --translate-only` into .gpu/corpus/, which
-# scripts/gpu_run.sh builds on the GPU machine (it has nvcc but no clang 22).
+# Translates the programs the GPU machine runs through ldcc (it has nvcc but no clang 22) with the
+# built `ldcc --translate-only`: examples/corpus -> .gpu/corpus, examples/eval -> .gpu/eval,
+# tests/e2e/inputs -> .gpu/e2e_inputs. scripts/gpu_run.sh builds them there.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${LDCC_BUILD_DIR:-$root/build}"
-out="$root/.gpu/corpus"
 cmake --build "$build" --target ldcc > /dev/null
-mkdir -p "$out"
-rm -f "$out"/*.ldcc.cu
-for source in "$root"/examples/corpus/*.cu; do
-  name="$(basename "$source" .cu)"
-  "$build/bin/ldcc" --translate-only -std=c++17 "$source" -o "$out/$name.ldcc.cu"
+for pair in examples/corpus:corpus examples/eval:eval tests/e2e/inputs:e2e_inputs; do
+  from="$root/${pair%%:*}" out="$root/.gpu/${pair##*:}"
+  mkdir -p "$out"
+  rm -f "$out"/*.ldcc.cu
+  for source in "$from"/*.cu; do
+    [ -e "$source" ] || continue
+    name="$(basename "$source" .cu)"
+    "$build/bin/ldcc" --translate-only -std=c++17 "$source" -o "$out/$name.ldcc.cu"
+  done
+  echo "translated $(ls "$out" | grep -c '\.ldcc\.cu$' || true) programs into $out"
 done
-echo "translated $(ls "$out"/*.ldcc.cu | wc -l) programs into $out"

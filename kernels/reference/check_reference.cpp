@@ -30,11 +30,15 @@ void rw_check(const Bytes& uni, const std::vector<Bytes>& copies, uint32_t targe
       if (copies[k][x] != uni[x]) races.push_back({uint32_t(RaceKind::ReadWrite), target, k, kNoUnit, x, x + 1});
 }
 
+void merge_ordered_into(const Bytes& original, const std::vector<Bytes>& copies, Bytes& into) {
+  for (const Bytes& copy : copies)
+    for (uint64_t x = 0; x < original.size(); ++x)
+      if (copy[x] != original[x]) into[x] = copy[x];
+}
+
 void merge_ordered(Bytes& original, const std::vector<Bytes>& copies) {
   const Bytes start = original;
-  for (const Bytes& copy : copies)
-    for (uint64_t x = 0; x < start.size(); ++x)
-      if (copy[x] != start[x]) original[x] = copy[x];
+  merge_ordered_into(start, copies, original);
 }
 
 std::set<ByteRace> expand(const std::vector<RaceRecord>& records) {

@@ -26,6 +26,8 @@ void rw_check(const Bytes& uni, const std::vector<Bytes>& copies, uint32_t targe
 
 // Deterministic merge: S := S with every copy's changes applied in copy order (the highest writer wins).
 void merge_ordered(Bytes& original, const std::vector<Bytes>& copies);
+// The same changes (against `original`, which stays) applied to `into`.
+void merge_ordered_into(const Bytes& original, const std::vector<Bytes>& copies, Bytes& into);
 
 // A race on one byte; records over ranges expand to one of these per byte, so logs that group bytes
 // differently compare equal when they say the same thing.

@@ -112,6 +112,7 @@ LaunchResult Checker::run(uint32_t units, const std::function<void(const DeviceV
   LaunchResult result;
 
   auto finish = [&](LaunchResult r) {
+    r.deterministic = s.options.mode == Mode::Deterministic;
     r.races = coalesce(std::move(r.races));
     ProcessReport::instance().add(r);
     return r;

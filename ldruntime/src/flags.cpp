@@ -31,6 +31,10 @@ std::optional<Mode> parse_mode(const std::string& text) {
   return std::nullopt;
 }
 
+const char* mode_name(Mode mode) {
+  return mode == Mode::Check ? "check" : mode == Mode::Deterministic ? "deterministic" : "off";
+}
+
 uint64_t MemLimit::resolve(uint64_t free_bytes) const {
   return percent ? uint64_t(double(free_bytes) * value / 100.0) : uint64_t(value);
 }

@@ -18,6 +18,7 @@ RawFlags read_flags_from_environment();
 const RawFlags& flags();  // read once per process
 
 std::optional<Mode> parse_mode(const std::string& text);
+const char* mode_name(Mode mode);  // as parse_mode reads it
 // A memory limit is either absolute bytes ("512M") or a share of free memory ("25%").
 struct MemLimit {
   bool percent = false;

@@ -124,6 +124,13 @@ std::string summary_line(const std::vector<Race>& races, uint64_t launches, uint
   return out.str();
 }
 
+std::string deterministic_summary_line(uint64_t ordered, uint64_t native) {
+  std::ostringstream out;
+  out << "ldcc: deterministic: " << ordered << " launch" << (ordered == 1 ? "" : "es") << " in unit order";
+  if (native) out << ", " << native << " launch" << (native == 1 ? "" : "es") << " native (determinism not guaranteed)";
+  return out.str();
+}
+
 std::string races_to_json(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped) {
   std::ostringstream out;
   out << "{\"checked_launches\":" << launches << ",\"unchecked_launches\":" << unchecked
@@ -154,7 +161,8 @@ ProcessReport::ProcessReport() {
 
 void ProcessReport::add(const LaunchResult& result) {
   std::lock_guard<std::mutex> lock(report_mutex);
-  (result.checked ? launches_ : unchecked_)++;
+  if (result.deterministic) (result.checked ? ordered_ : native_)++;
+  else (result.checked ? launches_ : unchecked_)++;
   dropped_ += result.dropped_records;
   peak_extra_bytes_ = std::max(peak_extra_bytes_, result.extra_device_bytes);
   for (const Race& race : result.races) {
@@ -177,9 +185,10 @@ std::vector<Race> ProcessReport::races() const {
 
 void ProcessReport::finish() {
   std::lock_guard<std::mutex> lock(report_mutex);
-  if (finished_ || (launches_ == 0 && unchecked_ == 0)) return;
+  if (finished_ || (launches_ == 0 && unchecked_ == 0 && ordered_ == 0 && native_ == 0)) return;
   finished_ = true;
-  std::fprintf(stderr, "%s\n", summary_line(races_, launches_, unchecked_, dropped_).c_str());
+  if (launches_ || unchecked_) std::fprintf(stderr, "%s\n", summary_line(races_, launches_, unchecked_, dropped_).c_str());
+  if (ordered_ || native_) std::fprintf(stderr, "%s\n", deterministic_summary_line(ordered_, native_).c_str());
   if (!flags().report_path.empty()) {
     std::ofstream json(flags().report_path);
     json << races_to_json(races_, launches_, unchecked_, dropped_);

@@ -16,6 +16,8 @@ std::string format_units(const std::string& unit_kind, const std::vector<uint32_
 std::string format_race(const Race& race);
 std::string races_to_json(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped);
 std::string summary_line(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped);
+// Deterministic mode's summary: launches run in order, and those that ran natively.
+std::string deterministic_summary_line(uint64_t ordered, uint64_t native);
 
 // Collects every launch's result; prints each new race once, and the summary at exit.
 class ProcessReport {
@@ -31,6 +33,7 @@ class ProcessReport {
   std::vector<Race> races_;
   std::set<std::string> reported_;
   uint64_t launches_ = 0, unchecked_ = 0, dropped_ = 0, peak_extra_bytes_ = 0;
+  uint64_t ordered_ = 0, native_ = 0;  // deterministic mode's launches
   bool finished_ = false;
 };
 

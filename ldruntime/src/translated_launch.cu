@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "block_level.h"
+#include "deterministic.h"
 #include "device_buffer.h"
 #include "flags.h"
 #include "ldcc/kernels/check_kernels.h"
@@ -243,11 +244,49 @@ void run_original(const void* original, dim3 grid, dim3 block, size_t shared, cu
   (void)cudaLaunchKernel(original, grid, block, args + 1, shared, stream);
 }
 
-void record_unchecked(const std::string& warning) {
+void record_unchecked(const std::string& warning, Mode mode) {
   LaunchResult r;
   r.checked = false;
+  r.deterministic = mode == Mode::Deterministic;
   r.warning = warning;
   ProcessReport::instance().add(r);
+}
+
+// Deterministic mode (DESIGN.md section 7): one execution of the clone at the deterministic level,
+// whose sites merge the warps' shared copies in warp order; with global targets and several blocks,
+// the blocks run on private copies merged in block order (deterministic.h). Returns "" when it ran,
+// else why the kernel must run natively.
+std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAllocation>& globals, dim3 grid,
+                              LaunchCtx& ctx, cudaStream_t stream, uint64_t launch_bytes,
+                              const std::function<cudaError_t()>& start) {
+  ctx.level = kLevelDeterministic;
+  LaunchResult result;
+  result.deterministic = true;
+  result.checked = true;
+  result.copies = 1;
+  result.rounds = 1;
+  result.extra_device_bytes = launch_bytes;
+  cudaError_t err = cudaSuccess;
+  if (!globals.empty() && grid.x * grid.y * grid.z > 1) {
+    const OrderedBlocksOutcome o = run_ordered_blocks(globals, grid, ctx, stream, start);
+    if (!o.ran && o.error == cudaSuccess) return o.warning;
+    err = o.error;
+    result.copies = o.batch;
+    result.rounds = o.batches;
+    result.extra_device_bytes += o.extra_device_bytes;
+  } else {
+    err = start();
+  }
+  if (err == cudaErrorInvalidConfiguration || err == cudaErrorLaunchOutOfResources) {
+    cudaGetLastError();
+    return std::string("its clone cannot run with this configuration (") + cudaGetErrorString(err) + ")";
+  }
+  if (err != cudaSuccess) {
+    std::fprintf(stderr, "ldcc: error: the deterministic launch of '%s' failed: %s\n", desc.name, cudaGetErrorString(err));
+    return "";
+  }
+  ProcessReport::instance().add(result);
+  return "";
 }
 
 // LDCC_TIMING: the wall time of one launch from the host, stream drained before and after, so
@@ -267,7 +306,7 @@ class LaunchTimer {
     const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start_).count();
     std::lock_guard<std::mutex> lock(warn_mutex);
     if (FILE* f = std::fopen(flags().timing_path.c_str(), "a")) {
-      std::fprintf(f, "%s,%s,%.1f,%llu\n", desc_.name, mode_ == Mode::Off ? "off" : "check", us,
+      std::fprintf(f, "%s,%s,%.1f,%llu\n", desc_.name, mode_name(mode_), us,
                    (unsigned long long)ProcessReport::instance().peak_extra_bytes());
       std::fclose(f);
     }
@@ -290,14 +329,13 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   if (mode == Mode::Off) return run_original(original, grid, block, shared_bytes, stream, args);
   const std::string kernel = desc.name;
   auto unchecked = [&](const std::string& why) {
-    warn_once("kernel '" + kernel + "' runs unchecked: " + why);
-    record_unchecked(why);
+    warn_once("kernel '" + kernel + (mode == Mode::Deterministic ? "' runs natively, its determinism is not guaranteed: "
+                                                                 : "' runs unchecked: ") + why);
+    record_unchecked(why, mode);
     run_original(original, grid, block, shared_bytes, stream, args);
   };
   if (desc.unchecked_reason)
     return unchecked(std::string(desc.unchecked_reason) + " (" + desc.unchecked_where + ")");
-  if (mode == Mode::Deterministic)
-    return unchecked("deterministic mode for translated kernels is not implemented yet");
 
   // A launch error of the user's own configuration is reported as native: launch the original.
   const uint32_t threads = block.x * block.y * block.z;
@@ -345,6 +383,13 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     return unchecked("it writes " + std::to_string(globals.size()) + " global allocations; at most " +
                      std::to_string(kMaxGlobalTargets) + " are supported");
   const bool block_level = !globals.empty() && blocks > 1;
+  if (offset == 0 && globals.empty() && mode == Mode::Deterministic) {
+    // No memory ldcc finds written (the translator refuses stores it cannot trace): nothing to order.
+    LaunchResult r;
+    r.deterministic = r.checked = true;
+    ProcessReport::instance().add(r);
+    return run_original(original, grid, block, shared_bytes, stream, args);
+  }
   if (offset == 0 && globals.empty()) {
     // Nothing to privatize: counted as unchecked so the summary does not claim a check that did not happen.
     return unchecked("it writes neither shared memory nor global memory ldcc can find");
@@ -396,19 +441,24 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   ctx.log.capacity = capacity;
   ctx.counters = counters.get<unsigned long long>();
 
+  const uint64_t launch_bytes = query.bytes() + scratch.bytes() + busy.bytes() + records.bytes() + counters.bytes();
+  const auto start_clone = [&] { return cudaLaunchKernel(checked, grid, block, args, dynamic_bytes, stream); };
+  if (mode == Mode::Deterministic) {
+    if (const std::string why = run_deterministic(desc, globals, grid, ctx, stream, launch_bytes, start_clone); !why.empty())
+      unchecked(why);
+    return;
+  }
+
   // 4. Level B over the global memory it writes, then level W, whose execution is the one that stays.
   // Extra memory: what stays for the whole launch, plus the larger of level B's copies (freed before
   // level W) and level W's global copies.
-  const uint64_t launch_bytes = query.bytes() + scratch.bytes() + busy.bytes() + records.bytes() + counters.bytes();
   LaunchResult result;
   std::vector<unsigned long long> footprints;
   bool blocks_independent = blocks == 1;
   std::string no_warp_globals = "level B found races or global atomics";
   if (block_level) {
     const std::string region = region_text(desc, uint32_t(q[1]));
-    BlockLevelOutcome b = run_block_level(desc, globals, grid, ctx, stream, [&] {
-      return cudaLaunchKernel(checked, grid, block, args, dynamic_bytes, stream);
-    }, region);
+    BlockLevelOutcome b = run_block_level(desc, globals, grid, ctx, stream, start_clone, region);
     ctx.level = kLevelWarps;
     ctx.num_globals = 0;
     ctx.copy_of_block = nullptr;
@@ -437,7 +487,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     if (!result.checked) {
       // Level B already warned when it could not run; a single block says why here.
       if (block_level) {
-        record_unchecked(no_warp_globals);
+        record_unchecked(no_warp_globals, mode);
         return run_original(original, grid, block, shared_bytes, stream, args);
       }
       return unchecked(no_warp_globals);
@@ -448,7 +498,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   }
   launch.globals = globals;
   result.extra_device_bytes = std::max(result.extra_device_bytes, launch_bytes + warp_globals.bytes());
-  cudaError_t err = cudaLaunchKernel(checked, grid, block, args, dynamic_bytes, stream);
+  cudaError_t err = start_clone();
   if (err == cudaErrorInvalidConfiguration || err == cudaErrorLaunchOutOfResources) {
     cudaGetLastError();
     return unchecked(std::string("the checked kernel cannot run with this configuration (") + cudaGetErrorString(err) + ")");

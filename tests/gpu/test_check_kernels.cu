@@ -166,6 +166,19 @@ void check_case(const Case& c, uint64_t seed) {
     EXPECT_EQ(t.get_original(), merged);
     EXPECT_EQ(t.get_copies(), replicate_after ? std::vector<Bytes>(c.copies, merged) : p1);
   }
+
+  // the same merge into a separate buffer (U's slot) that already holds an earlier batch; S stays
+  Bytes earlier = s;
+  for (size_t i = 0; i < c.n; i += 7) earlier[i] ^= 0x5a;
+  Bytes into = earlier;
+  reference::merge_ordered_into(s, p1, into);
+  t.set_original(s);
+  t.set_copies(p1);
+  LDCC_CUDA_OK(cudaMemcpy(t.buffers().uni, earlier.data(), c.n, cudaMemcpyHostToDevice));
+  kernels::merge_ordered_into(t.buffers(), t.buffers().uni, nullptr);
+  LDCC_CUDA_OK(cudaDeviceSynchronize());
+  EXPECT_EQ(t.get_union(), into);
+  EXPECT_EQ(t.get_original(), s);
 }
 
 TEST(CheckKernels, MatchReferenceOnRandomStates) {

@@ -115,6 +115,26 @@ TEST(CheckReference, MergeOrderedHighestWriterWins) {
   EXPECT_EQ(s, (Bytes{0, 0, 3, 0, 8, 0, 0, 0, 0, 0}));
 }
 
+// Deterministic mode's batches: units that all start from S, merged batch after batch into a separate
+// buffer, give the same state as one merge of all of them (so the batch size is not part of the result).
+TEST(CheckReference, MergeOrderedInBatchesEqualsOneMerge) {
+  std::mt19937 rng(7);
+  const Bytes s = [&] { Bytes b(97); for (auto& x : b) x = uint8_t(rng() % 4); return b; }();
+  std::vector<Bytes> copies(11, s);
+  for (Bytes& c : copies)
+    for (int i = 0; i < 20; ++i) c[rng() % c.size()] = uint8_t(rng() % 4);
+  Bytes whole = s;
+  reference::merge_ordered(whole, copies);
+  for (size_t batch : {1u, 2u, 3u, 5u, 11u}) {
+    Bytes into = s;
+    for (size_t lo = 0; lo < copies.size(); lo += batch) {
+      const std::vector<Bytes> part(copies.begin() + lo, copies.begin() + std::min(copies.size(), lo + batch));
+      reference::merge_ordered_into(s, part, into);
+    }
+    EXPECT_EQ(into, whole) << "batch " << batch;
+  }
+}
+
 TEST(CheckReference, ExpandGroupsBytesIndependently) {
   std::vector<RaceRecord> a{{1, 0, 0, 1, 4, 8}};
   std::vector<RaceRecord> b{{1, 0, 0, 1, 4, 6}, {1, 0, 0, 1, 6, 8}};

@@ -74,6 +74,13 @@ TEST(Report, UnitListsAreCompact) {
             "blocks 0-3, 8, 10-11 (sharing one copy in a memory-limited round)");
 }
 
+TEST(Report, DeterministicSummarySaysWhatRanInOrderAndWhatRanNatively) {
+  EXPECT_EQ(deterministic_summary_line(3, 0), "ldcc: deterministic: 3 launches in unit order");
+  EXPECT_EQ(deterministic_summary_line(1, 1),
+            "ldcc: deterministic: 1 launch in unit order, 1 launch native (determinism not guaranteed)");
+  EXPECT_EQ(deterministic_summary_line(0, 2), "ldcc: deterministic: 0 launches in unit order, 2 launches native (determinism not guaranteed)");
+}
+
 TEST(Report, SummaryLine) {
   EXPECT_EQ(summary_line({}, 3, 0, 0), "ldcc: no races in 3 checked launches");
   EXPECT_EQ(summary_line({race(RaceKind::WriteWrite, 0, 4, {0}, {1}), race(RaceKind::ReadWrite, 0, 4, {1}, {})}, 1, 2, 5),

@@ -88,6 +88,7 @@ struct Race {
 
 struct LaunchResult {
   bool checked = false;         // false: ran unchecked (mode off, nothing to check, or no memory)
+  bool deterministic = false;   // deterministic mode: `checked` says the launch ran in unit order
   std::string warning;          // why it ran unchecked, when it did for a reason the user should know
   uint32_t copies = 0, rounds = 0;
   uint64_t extra_device_bytes = 0;  // private copies + U + log

@@ -25,6 +25,9 @@ void footprint(const TargetBuffers& t, unsigned long long* lo, unsigned long lon
 // Deterministic mode: S := S + changes of copies 0..M-1 in order (the highest writer wins); with
 // `replicate_after` every copy is reset to the merged state in the same pass.
 void merge_ordered(const TargetBuffers& t, bool replicate_after, cudaStream_t stream);
+// The same merge applied to `into` (t.bytes bytes; the bytes no copy changed keep their value) while
+// S stays as it was: batches of units that all start from S gather their changes there.
+void merge_ordered_into(const TargetBuffers& t, uint8_t* into, cudaStream_t stream);
 
 // How the fused ww-check holds one chunk of every copy. Registers<N>: N-byte chunks, all copies in
 // registers, each input read once (Registers16 up to 32 copies, Registers8/4 up to 64). Streaming:

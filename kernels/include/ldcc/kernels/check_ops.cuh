@@ -272,13 +272,15 @@ __device__ __forceinline__ void commit_chunk(const TargetBuffers& t, uint64_t of
   store_original<kBytes>(t, off, load_chunk<kBytes>(t.uni + off));
 }
 
-// Deterministic merge (DESIGN.md section 7): S := S with every copy's changes applied in copy order,
-// so the highest-numbered writer of a byte wins. With kReplicate the merged state is also written to
-// every copy, which is the next region's init, without reading S again.
+// Deterministic merge (DESIGN.md section 7): every copy's changes against S, applied in copy order to
+// `into` (whose bytes stay where no copy changed S), so the highest-numbered writer of a byte wins.
+// `into` is S itself at a region's end; a separate buffer (its `original` field) gathers batches of
+// blocks that all started from the same S. With kReplicate the merged state is also written to every
+// copy, which is the next region's init, without reading S again.
 template <int kBytes, bool kReplicate>
-__device__ __forceinline__ void merge_ordered_chunk(const TargetBuffers& t, uint64_t off) {
+__device__ __forceinline__ void merge_ordered_chunk(const TargetBuffers& t, uint64_t off, const TargetBuffers& into) {
   const Chunk<kBytes> s = load_original<kBytes>(t, off);
-  Chunk<kBytes> merged = s;
+  Chunk<kBytes> merged = into.original == t.original ? s : load_original<kBytes>(into, off);
   for (uint32_t k = 0; k < t.num_copies; ++k) {
     const Chunk<kBytes> p = load_chunk<kBytes>(copy_at(t, k, off));
 #pragma unroll
@@ -287,9 +289,14 @@ __device__ __forceinline__ void merge_ordered_chunk(const TargetBuffers& t, uint
       merged.w[i] = (merged.w[i] & ~wrote) | (p.w[i] & wrote);
     }
   }
-  store_original<kBytes>(t, off, merged);
+  store_original<kBytes>(into, off, merged);
   if constexpr (kReplicate)
     for (uint32_t k = 0; k < t.num_copies; ++k) store_chunk<kBytes>(copy_at(t, k, off), merged);
+}
+
+template <int kBytes, bool kReplicate>
+__device__ __forceinline__ void merge_ordered_chunk(const TargetBuffers& t, uint64_t off) {
+  merge_ordered_chunk<kBytes, kReplicate>(t, off, t);
 }
 
 }  // namespace ldcc::ops

@@ -10,6 +10,8 @@
 //   end of pass 2: rw-check fused with the commit S := U, replicate S to every copy, CONTINUE.
 // Threads that returned from the kernel park at the exit site and keep taking part, so the
 // cooperative loops always see the whole block.
+// Deterministic mode (DESIGN.md section 7) runs the same clone once: at every site the warps' copies
+// are merged into S in warp order (the atomics' copy last) and S is replicated, with no check.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -48,7 +50,13 @@ enum Counter : uint32_t { kRegionsChecked = 0, kPass2Skipped = 1, kGlobalAtomics
 //   blocks: one execution of level B: every block on its copy of the global targets, shared memory
 //           and barriers as in the original, no printf, stores to other global memory dropped (the
 //           level W execution that follows makes them).
-enum Level : uint32_t { kLevelWarps = 0, kLevelBlocks = 1 };
+//   deterministic: one execution, the only one: every block on its copy of the global targets (the
+//           host merges them in block order afterwards), the warps on their copies of the shared
+//           targets, merged in warp order at every site; clock reads count, atomics act on one copy.
+enum Level : uint32_t { kLevelWarps = 0, kLevelBlocks = 1, kLevelDeterministic = 2 };
+
+// copy_of_block entry of a block that does not run in this launch (deterministic mode's batches).
+constexpr uint32_t kSkipBlock = 0xffffffffu;
 
 // Level B attribution: [lo, hi) of global target `target`, whose writers a launch records.
 struct Watch {
@@ -79,7 +87,7 @@ struct LaunchCtx {
   uint32_t level;                   // Level
   uint32_t num_globals;             // 0: global memory is not privatized in this launch
   uint32_t atomics_copy;            // level B: the copy every block's global atomics act on
-  const uint32_t* copy_of_block;    // level B: the copy of each block in this round
+  const uint32_t* copy_of_block;    // level B and deterministic: the copy of each block in this launch
   // Level W with global targets: warp w of every block uses copy w, U is copy `warps`, and block b
   // checks only [lo, hi) = footprints[2 * (b * num_globals + i) ...] of target i (level B proved the
   // blocks' footprints disjoint).
@@ -129,7 +137,11 @@ struct ThreadState {
   unsigned long long atomics[kAtomicLogEntries];
   alignas(16) uint8_t sink[32];  // level B: where stores to memory that is not a target go
   __device__ bool blocks_level() const { return ctx->level == kLevelBlocks; }
-  // The execution whose effects stay: pass 1 of level W (level B runs are all rehearsals).
+  __device__ bool deterministic() const { return ctx->level == kLevelDeterministic; }
+  // One execution per launch, nothing replayed: level B's and deterministic mode's.
+  __device__ bool single_execution() const { return ctx->level != kLevelWarps; }
+  // The execution whose effects stay: pass 1 of level W or the deterministic one (level B runs are
+  // all rehearsals).
   __device__ bool first_execution() const { return !blocks_level() && bs->pass == 1; }
 };
 
@@ -201,6 +213,11 @@ static __device__ __noinline__ void block_replicate(TargetBuffers b) {
     replicate_chunk<16>(b, off);
 }
 
+static __device__ __noinline__ void block_merge_ordered(TargetBuffers b) {
+  for (uint64_t off = uint64_t(thread_rank()) * 16; off < b.stride; off += uint64_t(block_threads()) * 16)
+    merge_ordered_chunk<16, true>(b, off);
+}
+
 static __device__ __noinline__ void block_ww_check(TargetBuffers b, RaceLogView log) {
   for (uint64_t off = uint64_t(thread_rank()) * 16; off < b.stride; off += uint64_t(block_threads()) * 16)
     ww_check_chunk_streaming<true>(b, off, log);
@@ -264,10 +281,12 @@ static __device__ __noinline__ void block_global_rw_commit(const ThreadState& t,
 
 // ---- kernel entry --------------------------------------------------------------------------------
 // Returns false for the query launch. Otherwise claims the block's copies (dynamic shared memory or
-// a global scratch slot), zeroes S and replicates it.
+// a global scratch slot), zeroes S and replicates it. A block outside this launch's batch ends here.
 static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, ThreadState& t, uint8_t* dynamic_shared,
                                    uint32_t entry_site) {
   if (ctx.query_out) return false;
+  // Every thread of the block leaves before any barrier, so no barrier waits for them.
+  if (ctx.copy_of_block && ctx.copy_of_block[block_rank()] == kSkipBlock) asm volatile("exit;");
   const uint32_t warps = (block_threads() + 31) / 32;
   if (thread_rank() == 0) {
     bs.pass = 1;
@@ -293,6 +312,7 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
   t.copies = bs.area + 2 * ctx.stride;
   // Level B does not privatize shared memory (it is per block anyway): every warp uses copy 0.
   t.base = t.copies + (ctx.level == kLevelBlocks ? 0 : uint64_t(t.warp) * ctx.stride);
+  // Level W: warp w of every block shares global copy w; level B and deterministic mode: one per block.
   t.global_copy = ctx.level == kLevelWarps ? t.warp : ctx.copy_of_block ? ctx.copy_of_block[block_rank()] : 0;
   t.open = entry_site;
   t.pass1_site = entry_site;
@@ -368,6 +388,7 @@ static __device__ __noinline__ void log_store(ThreadState& t, void* p, uint32_t 
 // pass 2 re-runs the region.
 template <typename T>
 __device__ __forceinline__ T* store(ThreadState& t, T* p) {
+  if (t.deterministic()) return p;  // no re-execution, nothing to undo
   if (t.blocks_level()) {
     const int target = global_copy_target(t, p);
     // Global memory the kernel was not found to write is written once, by the level W execution.
@@ -395,14 +416,16 @@ struct AtomicCall {
   ThreadState& t;
   template <typename T>
   __device__ T* redirect(T* p) const {
-    if (t.blocks_level()) {
-      // Level B: every block's global atomics meet in one copy, a pseudo-unit of the ww-check.
-      const int i = global_copy_target(t, p);
-      if (i < 0) return p;
-      const GlobalTarget& g = t.ctx->globals[i];
-      t.ctx->counters[kGlobalAtomics] = 1;
-      const uint64_t off = uint64_t(reinterpret_cast<uint8_t*>(p) - g.copies) % g.stride;
-      return reinterpret_cast<T*>(g.copies + uint64_t(t.ctx->atomics_copy) * g.stride + off);
+    if (t.single_execution()) {
+      // Level B and deterministic mode: every block's global atomics meet in one copy, a pseudo-unit
+      // of the ww-check, merged after the blocks' copies.
+      if (const int i = global_copy_target(t, p); i >= 0) {
+        const GlobalTarget& g = t.ctx->globals[i];
+        t.ctx->counters[kGlobalAtomics] = 1;
+        const uint64_t off = uint64_t(reinterpret_cast<uint8_t*>(p) - g.copies) % g.stride;
+        return reinterpret_cast<T*>(g.copies + uint64_t(t.ctx->atomics_copy) * g.stride + off);
+      }
+      if (t.blocks_level()) return p;
     }
     if (!in_copies(t, p)) return p;
     const uint64_t off = (reinterpret_cast<uint8_t*>(p) - t.copies) % t.stride;
@@ -411,7 +434,7 @@ struct AtomicCall {
   template <typename R, typename F>
   __device__ R run(F&& f) const {
     static_assert(sizeof(R) <= 8, "atomic results are logged as 8 bytes");
-    if (t.blocks_level()) return f();
+    if (t.single_execution()) return f();
     if (!t.first_execution()) {
       unsigned long long bits = t.replay < t.num_atomics ? t.atomics[t.replay] : 0ull;
       ++t.replay;
@@ -459,17 +482,18 @@ struct AtomicCall {
 #undef LDCC_ATOMIC_FORWARD
 };
 
-// Clock reads: a per-thread count in level B; in level W real in the first execution of a region and
-// replayed (as atomic results are) in the re-execution. So a time the kernel stores never differs
-// between two executions that the checks compare.
+// Clock reads: a per-thread count in level B and deterministic mode (whose output must not depend on
+// timing); in level W real in the first execution of a region and replayed (as atomic results are)
+// in the re-execution. So a time the kernel stores never differs between two executions that the
+// checks compare.
 struct ClockCall {
   ThreadState& t;
   __device__ long long clock64() const {
-    if (t.blocks_level()) return (long long)(++t.clock_ticks);
+    if (t.single_execution()) return (long long)(++t.clock_ticks);
     return AtomicCall{t}.run<long long>([] { return ::clock64(); });
   }
   __device__ clock_t clock() const {
-    if (t.blocks_level()) return clock_t(++t.clock_ticks);
+    if (t.single_execution()) return clock_t(++t.clock_ticks);
     return AtomicCall{t}.run<clock_t>([] { return ::clock(); });
   }
 };
@@ -533,9 +557,12 @@ static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
   BlockState& bs = *t.bs;
   const LaunchCtx& ctx = *t.ctx;
   t.compare = false;
-  if (ctx.level == kLevelBlocks) {
-    // A plain barrier: level B checks between launches, not at sites.
+  if (t.single_execution()) {
+    // Level B: a plain barrier (it checks between launches, not at sites). Deterministic mode: the
+    // warps' changes to the shared targets go into S in warp order, the atomics' copy last, and S is
+    // every warp's copy for the next region.
     const bool all_exited = __syncthreads_and(t.at_exit);
+    if (t.deterministic()) block_merge_ordered(layout_buffers(t));
     t.bar_true = __syncthreads_count(!t.at_exit && t.bar_pred);
     t.bar_live = __syncthreads_count(!t.at_exit);
     t.open = site;

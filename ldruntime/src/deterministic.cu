@@ -1,0 +1,93 @@
+// Deterministic mode over global memory: batches of blocks on private copies, merged in block order.
+#include "deterministic.h"
+
+#include <algorithm>
+
+#include "device_buffer.h"
+#include "flags.h"
+#include "ldcc/kernels/check_kernels.h"
+
+namespace ldcc::rt {
+
+OrderedBlocksOutcome run_ordered_blocks(const std::vector<GlobalAllocation>& targets, dim3 grid, LaunchCtx& ctx,
+                                        cudaStream_t stream, const std::function<cudaError_t()>& launch) {
+  OrderedBlocksOutcome outcome;
+  const uint32_t blocks = grid.x * grid.y * grid.z;
+  uint64_t per_copy = 0;
+  for (const GlobalAllocation& t : targets) per_copy += padded_copy_bytes(t.bytes);
+
+  // Per target: `batch` copies, the atomics' copy, and (with more than one batch) the buffer the
+  // batches are gathered in. The largest batch the device gives, halving the budget when it refuses.
+  uint64_t budget = mem_limit_bytes();
+  uint32_t batch = 0, extra = 0;
+  DeviceBuffer arena, table;
+  while (true) {
+    const uint64_t fit = per_copy ? budget / per_copy : UINT64_MAX;
+    if (fit >= uint64_t(blocks) + 1) {
+      batch = blocks;
+      extra = 1;
+    } else if (fit >= 3) {
+      batch = uint32_t(fit - 2);
+      extra = 2;
+    } else {
+      outcome.warning = "its " + std::to_string(blocks) + " blocks need at least " + std::to_string(3 * per_copy) +
+                        " bytes of device memory for copies of the global memory it writes (LDCC_MEM_LIMIT)";
+      return outcome;
+    }
+    arena = DeviceBuffer::allocate(uint64_t(batch + extra) * per_copy);
+    table = DeviceBuffer::allocate(uint64_t(blocks) * sizeof(uint32_t));
+    if (arena && table) break;
+    budget = uint64_t(batch + extra) * per_copy / 2;
+  }
+  const uint32_t batches = (blocks + batch - 1) / batch;
+
+  std::vector<uint8_t*> copies;
+  std::vector<uint64_t> strides;
+  uint64_t offset = 0;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    strides.push_back(padded_copy_bytes(targets[i].bytes));
+    copies.push_back(arena.get() + offset);
+    offset += uint64_t(batch + extra) * strides[i];
+    ctx.globals[i] = GlobalTarget{targets[i].base, targets[i].bytes, copies[i], strides[i], uint64_t(batch + 1) * strides[i]};
+  }
+  auto buffers = [&](size_t i, uint32_t num_copies) {
+    return TargetBuffers{targets[i].base, targets[i].bytes, copies[i], strides[i], nullptr, num_copies, uint32_t(i)};
+  };
+  auto gathered = [&](size_t i) { return copies[i] + uint64_t(batch + 1) * strides[i]; };
+  ctx.num_globals = uint32_t(targets.size());
+  ctx.atomics_copy = batch;
+  ctx.copy_of_block = table.get<uint32_t>();
+
+  std::vector<uint32_t> copy_of(blocks);
+  for (uint32_t b = 0; b < batches; ++b) {
+    const uint32_t lo = b * batch, hi = std::min(blocks, lo + batch);
+    const bool last = b + 1 == batches;
+    for (uint32_t k = 0; k < blocks; ++k) copy_of[k] = k >= lo && k < hi ? k - lo : kSkipBlock;
+    cudaMemcpyAsync(table.get(), copy_of.data(), table.bytes(), cudaMemcpyHostToDevice, stream);
+    // The first batch also starts the atomics' copy and the gathering buffer from the start state.
+    for (size_t i = 0; i < targets.size(); ++i) kernels::replicate(buffers(i, b == 0 ? batch + extra : batch), stream);
+    if (cudaError_t e = launch(); e != cudaSuccess) {
+      outcome.error = e;
+      break;
+    }
+    // Blocks in block order (copy k is block lo + k; unused copies are unchanged), the atomics last.
+    for (size_t i = 0; i < targets.size(); ++i)
+      kernels::merge_ordered_into(buffers(i, last ? batch + 1 : batch), batches == 1 ? targets[i].base : gathered(i),
+                                  stream);
+  }
+  if (outcome.error == cudaSuccess && batches > 1)
+    for (size_t i = 0; i < targets.size(); ++i)
+      cudaMemcpyAsync(targets[i].base, gathered(i), targets[i].bytes, cudaMemcpyDeviceToDevice, stream);
+  if (parse_count(flags().verbose).value_or(0))
+    std::fprintf(stderr, "ldcc: deterministic over %zu global targets (%llu bytes per copy): %u blocks in %u batches of %u\n",
+                 targets.size(), (unsigned long long)per_copy, blocks, batches, batch);
+  ctx.num_globals = 0;
+  ctx.copy_of_block = nullptr;
+  outcome.ran = outcome.error == cudaSuccess;
+  outcome.batch = batch;
+  outcome.batches = batches;
+  outcome.extra_device_bytes = arena.bytes() + table.bytes();
+  return outcome;
+}
+
+}  // namespace ldcc::rt

@@ -1,0 +1,36 @@
+// Deterministic mode for the global memory of translated kernels (DESIGN.md section 7): every block
+// runs on its own copy of the global memory the launch writes, all copies start from the state at
+// the launch, and the blocks' changes are merged in block order afterwards.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "block_level.h"
+#include "ldcc/translated.cuh"
+
+namespace ldcc::rt {
+
+struct OrderedBlocksOutcome {
+  bool ran = false;
+  std::string warning;              // why it could not run (memory), for the user
+  cudaError_t error = cudaSuccess;  // a launch of the clone that failed
+  uint32_t batch = 0, batches = 0;  // blocks per launch, launches
+  uint64_t extra_device_bytes = 0;
+};
+
+// Runs the clone (through `launch`, with `ctx` filled in: deterministic level, the copies, the
+// batch's block table) over every block, then leaves the merged result in the targets.
+//
+// Semantics: block b sees the targets as they were when the launch started plus its own writes, and
+// the result is the start state with every block's changed bytes applied in block order (the highest
+// block that changed a byte wins), then the bytes global atomics changed. When the device cannot hold
+// one copy per block, the blocks run in batches of consecutive blocks, each batch from the same start
+// state, gathered in a separate buffer: the batch size never changes the result.
+OrderedBlocksOutcome run_ordered_blocks(const std::vector<GlobalAllocation>& targets, dim3 grid, LaunchCtx& ctx,
+                                        cudaStream_t stream, const std::function<cudaError_t()>& launch);
+
+}  // namespace ldcc::rt

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# A kernel the translator refused: check mode runs it unchecked, deterministic mode natively, each
+# with a warning that says so; the output equals native in both modes.
+# Usage: refused_kernel.sh <native> <checked>. Exits 77 without a GPU.
+set -u
+native="$1" checked="$2"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+"$native" > "$work/native.out" 2> /dev/null
+[ $? -eq 77 ] && { echo "no CUDA device: skipped"; exit 77; }
+"$checked" > "$work/check.out" 2> "$work/check.err"
+LDCC_MODE=deterministic "$checked" > "$work/det.out" 2> "$work/det.err"
+cat "$work/check.err" "$work/det.err"
+fail=0
+grep -q "warning: kernel 'stepped' runs unchecked: a barrier in the header of a for loop" "$work/check.err" || { echo "no check-mode warning"; fail=1; }
+grep -q "warning: kernel 'stepped' runs natively, its determinism is not guaranteed: a barrier in the header of a for loop" \
+  "$work/det.err" || { echo "no deterministic-mode warning"; fail=1; }
+grep -q "^ldcc: deterministic: 1 launch in unit order, 1 launch native (determinism not guaranteed)$" "$work/det.err" \
+  || { echo "wrong deterministic summary"; fail=1; }
+cmp -s "$work/native.out" "$work/check.out" || { echo "check output differs"; fail=1; }
+cmp -s "$work/native.out" "$work/det.out" || { echo "deterministic output differs"; fail=1; }
+exit $fail

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (no clang, no network): the runtime-only build, the whole GPU test suite
 # and the benchmarks. Logs and CSV go to $OUT (the device tool brings them back), else to ./gpu-out.
-# Usage: scripts/gpu_run.sh [tests] [corpus] [bench] [bench-quick] [bench-corpus] [examples]
+# Usage: scripts/gpu_run.sh [tests] [corpus] [bench] [bench-quick] [bench-corpus] [bench-deterministic]
+#                          [examples]
 #        (default: tests examples bench). The corpus needs scripts/translate_corpus.sh run first.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -18,8 +19,10 @@ fi
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
   date -u +%Y-%m-%dT%H:%MZ
 } > "$out/device.txt"
-cmake -S "$root" -B "$build" -G Ninja -DLDCC_BUILD_TRANSLATOR=OFF "${gtest_args[@]}" > "$out/build.log" 2>&1 &&
-  cmake --build "$build" -j 16 >> "$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
+cmake -S "$root" -B "$build" -G Ninja -DLDCC_BUILD_TRANSLATOR=OFF "${gtest_args[@]}" > "$out/build.log" 2>&1 ||
+  { tail -50 "$out/build.log"; exit 1; }
+# Keeps going past a program that does not compile: the rest still runs, the failure shows in the log.
+cmake --build "$build" -j 16 -- -k 0 >> "$out/build.log" 2>&1 || { grep -B2 -A8 "error" "$out/build.log" | head -60; echo "BUILD FAILED (see above)"; }
 status=0
 for step in "${steps[@]}"; do
   case "$step" in
@@ -31,6 +34,8 @@ for step in "${steps[@]}"; do
       [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;
     bench-corpus)
       bash "$root/bench/corpus_bench.sh" "$build" "$out/corpus" 5 2>&1 | tail -40 ;;
+    bench-deterministic)
+      bash "$root/bench/determinism_bench.sh" "$build" "$out/determinism" 20 2>&1 | tail -70 ;;
     examples)
       (cd "$build" && ./examples/library_api/library_api_example 2>&1 && LDCC_MODE=off ./examples/library_api/library_api_example 2>&1) | tee "$out/examples.log" ;;
     bench)

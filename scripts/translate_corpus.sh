@@ -13,7 +13,7 @@ for pair in examples/corpus:corpus examples/eval:eval tests/e2e/inputs:e2e_input
   for source in "$from"/*.cu; do
     [ -e "$source" ] || continue
     name="$(basename "$source" .cu)"
-    "$build/bin/ldcc" --translate-only -std=c++17 "$source" -o "$out/$name.ldcc.cu"
+    "$build/bin/ldcc" --translate-only -std=c++17 "$source" -o "$out/$name.ldcc.cu" || echo "not translated: $source" >&2
   done
   echo "translated $(ls "$out" | grep -c '\.ldcc\.cu$' || true) programs into $out"
 done

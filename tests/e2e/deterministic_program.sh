@@ -14,14 +14,14 @@ trap 'rm -rf "$work"' EXIT
 "$native" > "$work/native.0" 2> /dev/null
 rc=$?
 [ $rc -eq 77 ] && { echo "no CUDA device: skipped"; exit 77; }
-LDCC_MODE=deterministic "$checked" > "$work/det.0" 2> "$work/det.err"
+LDCC_MODE=deterministic "$checked" > "$work/det.0" 2> "$work/stderr.det"
 crc=$?
-echo "--- deterministic stderr"; cat "$work/det.err"
+echo "--- deterministic stderr"; cat "$work/stderr.det"
 fail=0
 [ $crc -eq $rc ] || { echo "exit codes differ: native $rc, deterministic $crc"; fail=1; }
-grep -q "^ldcc: deterministic: [1-9][0-9]* launch\(es\)\? in unit order$" "$work/det.err" \
+grep -q "^ldcc: deterministic: [1-9][0-9]* launch\(es\)\? in unit order$" "$work/stderr.det" \
   || { echo "not every launch ran in unit order"; fail=1; }
-grep -q "warning" "$work/det.err" && { echo "ldcc warned"; fail=1; }
+grep -q "warning" "$work/stderr.det" && { echo "ldcc warned"; fail=1; }
 if [ "$verdict" = clean ]; then
   cmp -s "$work/native.0" "$work/det.0" || { echo "outputs differ:"; diff "$work/native.0" "$work/det.0" | head; fail=1; }
   [ $fail -eq 0 ] && echo "$name: deterministic output identical to native"

@@ -13,6 +13,7 @@
 
 #include "device_buffer.h"
 #include "flags.h"
+#include "profile.h"
 #include "ldcc/kernels/check_kernels.h"
 #include "ldcc/planner.h"
 #include "race_filter.h"
@@ -212,6 +213,7 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
                       " bytes of device memory for copies of the global memory it writes (LDCC_MEM_LIMIT)";
     return outcome;
   }
+  PhaseProfile::end("level B copies allocation");
   const uint32_t copies = plan->copies();
   const uint32_t slots = copies + 2;  // private copies, the atomics' copy, U
   uint64_t offset = 0;
@@ -253,20 +255,26 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
     cudaMemsetAsync(count, 0, sizeof *count, stream);
     cudaMemsetAsync(ctx.counters + kGlobalAtomics, 0, sizeof(unsigned long long), stream);
     for (size_t i = 0; i < targets.size(); ++i) kernels::replicate(buffers(i, copies + 1), stream);
+    PhaseProfile::end("replicate");
     if (cudaError_t e = launch(); e != cudaSuccess) return failed(e, "pass 1");
     unsigned long long atomic_flag = 0;
     cudaMemcpyAsync(&atomic_flag, ctx.counters + kGlobalAtomics, sizeof atomic_flag, cudaMemcpyDeviceToHost, stream);
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return failed(e, "pass 1");
     atomics = atomics || atomic_flag != 0;
+    PhaseProfile::end("level B pass 1");
     // One copy per block (so a single round, and copy k is block k): the pass-1 diff is each
     // block's write footprint, kept for level W.
     if (copies == blocks && !atomics) outcome.footprints = block_footprints(targets.size(), blocks, buffers, copies, stream);
+    PhaseProfile::end("footprints");
     for (size_t i = 0; i < targets.size(); ++i) kernels::ww_check_fused(buffers(i, copies + 1), log, stream);
+    PhaseProfile::end("ww-check");
     // Atomic results differ between executions by nature; a re-execution would compare them. With
     // global atomics level B checks write-write races only.
     if (!atomics) {
       if (cudaError_t e = launch(); e != cudaSuccess) return failed(e, "pass 2");
+      PhaseProfile::end("level B pass 2");
       for (size_t i = 0; i < targets.size(); ++i) kernels::rw_check(buffers(i, copies), log, false, stream);
+      PhaseProfile::end("rw-check");
     }
     unsigned long long logged = 0;
     cudaMemcpyAsync(&logged, count, sizeof logged, cudaMemcpyDeviceToHost, stream);
@@ -276,6 +284,7 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
       cudaMemcpy(records.data(), arena.records.get(), records.size() * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
     outcome.dropped_records += logged - records.size();
     for (const RaceRecord& r : filter.next_round(records)) found.emplace_back(round, r);
+    PhaseProfile::end("reports");
   }
   // Memory-limited rounds name groups of blocks that shared a copy. One more launch records which
   // blocks store into each write-write range, so the report names the blocks a full check would.
@@ -285,6 +294,7 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
         r.unit_a != copies && r.unit_b != copies && watches.size() < kMaxWatches)
       watches.push_back(Watch{r.target, r.byte_lo, r.byte_hi});
   std::vector<std::vector<uint32_t>> writers = attribute_writers(watches, blocks, buffers, copies, ctx, stream, launch);
+  PhaseProfile::end("attribution");
   for (const auto& [round, r] : found) {
     if (!filter.survives(r)) continue;
     Race race = race_from(r, *plan, round, copies, targets, desc, grid, region);

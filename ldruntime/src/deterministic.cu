@@ -5,6 +5,7 @@
 
 #include "device_buffer.h"
 #include "flags.h"
+#include "profile.h"
 #include "ldcc/kernels/check_kernels.h"
 
 namespace ldcc::rt {
@@ -40,6 +41,7 @@ OrderedBlocksOutcome run_ordered_blocks(const std::vector<GlobalAllocation>& tar
     budget = uint64_t(batch + extra) * per_copy / 2;
   }
   const uint32_t batches = (blocks + batch - 1) / batch;
+  PhaseProfile::end("deterministic copies allocation");
 
   std::vector<uint8_t*> copies;
   std::vector<uint64_t> strides;
@@ -66,14 +68,17 @@ OrderedBlocksOutcome run_ordered_blocks(const std::vector<GlobalAllocation>& tar
     cudaMemcpyAsync(table.get(), copy_of.data(), table.bytes(), cudaMemcpyHostToDevice, stream);
     // The first batch also starts the atomics' copy and the gathering buffer from the start state.
     for (size_t i = 0; i < targets.size(); ++i) kernels::replicate(buffers(i, b == 0 ? batch + extra : batch), stream);
+    PhaseProfile::end("replicate");
     if (cudaError_t e = launch(); e != cudaSuccess) {
       outcome.error = e;
       break;
     }
+    PhaseProfile::end("deterministic kernel");
     // Blocks in block order (copy k is block lo + k; unused copies are unchanged), the atomics last.
     for (size_t i = 0; i < targets.size(); ++i)
       kernels::merge_ordered_into(buffers(i, last ? batch + 1 : batch), batches == 1 ? targets[i].base : gathered(i),
                                   stream);
+    PhaseProfile::end("ordered merge");
   }
   if (outcome.error == cudaSuccess && batches > 1)
     for (size_t i = 0; i < targets.size(); ++i)

@@ -131,9 +131,10 @@ std::string deterministic_summary_line(uint64_t ordered, uint64_t native) {
   return out.str();
 }
 
-std::string races_to_json(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped) {
+std::string races_to_json(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped,
+                          const std::string& extra_fields) {
   std::ostringstream out;
-  out << "{\"checked_launches\":" << launches << ",\"unchecked_launches\":" << unchecked
+  out << "{" << extra_fields << (extra_fields.empty() ? "" : ",") << "\"checked_launches\":" << launches << ",\"unchecked_launches\":" << unchecked
       << ",\"dropped_records\":" << dropped << ",\"races\":[";
   for (size_t i = 0; i < races.size(); ++i) {
     const Race& r = races[i];
@@ -163,6 +164,8 @@ void ProcessReport::add(const LaunchResult& result) {
   std::lock_guard<std::mutex> lock(report_mutex);
   if (result.deterministic) (result.checked ? ordered_ : native_)++;
   else (result.checked ? launches_ : unchecked_)++;
+  if (result.checked && !result.deterministic && !result.kernel.empty()) checked_kernels_.insert(result.kernel);
+  regions_ += result.regions;
   dropped_ += result.dropped_records;
   peak_extra_bytes_ = std::max(peak_extra_bytes_, result.extra_device_bytes);
   for (const Race& race : result.races) {
@@ -191,7 +194,10 @@ void ProcessReport::finish() {
   if (ordered_ || native_) std::fprintf(stderr, "%s\n", deterministic_summary_line(ordered_, native_).c_str());
   if (!flags().report_path.empty()) {
     std::ofstream json(flags().report_path);
-    json << races_to_json(races_, launches_, unchecked_, dropped_);
+    std::string kernels;
+    for (const std::string& k : checked_kernels_) kernels += (kernels.empty() ? "\"" : ",\"") + json_escape(k) + "\"";
+    json << races_to_json(races_, launches_, unchecked_, dropped_,
+                          "\"checked_kernels\":[" + kernels + "],\"regions_checked\":" + std::to_string(regions_));
     if (!json) std::fprintf(stderr, "ldcc: could not write the report to %s\n", flags().report_path.c_str());
   }
   if (!races_.empty()) {

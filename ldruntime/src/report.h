@@ -14,7 +14,9 @@ std::vector<Race> coalesce(std::vector<Race> races);
 
 std::string format_units(const std::string& unit_kind, const std::vector<uint32_t>& units);
 std::string format_race(const Race& race);
-std::string races_to_json(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped);
+// `extra_fields`: more members for the top-level object (`"name":value,...`), written first.
+std::string races_to_json(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped,
+                          const std::string& extra_fields = "");
 std::string summary_line(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped);
 // Deterministic mode's summary: launches run in order, and those that ran natively.
 std::string deterministic_summary_line(uint64_t ordered, uint64_t native);
@@ -34,6 +36,8 @@ class ProcessReport {
   std::set<std::string> reported_;
   uint64_t launches_ = 0, unchecked_ = 0, dropped_ = 0, peak_extra_bytes_ = 0;
   uint64_t ordered_ = 0, native_ = 0;  // deterministic mode's launches
+  std::set<std::string> checked_kernels_;
+  uint64_t regions_ = 0;
   bool finished_ = false;
 };
 

@@ -19,6 +19,7 @@
 #include "deterministic.h"
 #include "device_buffer.h"
 #include "flags.h"
+#include "profile.h"
 #include "ldcc/kernels/check_kernels.h"
 #include "ldcc/translated.cuh"
 #include "report.h"
@@ -276,6 +277,7 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
     result.extra_device_bytes += o.extra_device_bytes;
   } else {
     err = start();
+    PhaseProfile::end("deterministic kernel");
   }
   if (err == cudaErrorInvalidConfiguration || err == cudaErrorLaunchOutOfResources) {
     cudaGetLastError();
@@ -327,6 +329,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   const Mode mode = mode_for(desc);
   LaunchTimer timer(desc, mode, stream);
   if (mode == Mode::Off) return run_original(original, grid, block, shared_bytes, stream, args);
+  PhaseProfile profile(stream);
   const std::string kernel = desc.name;
   auto unchecked = [&](const std::string& why) {
     warn_once("kernel '" + kernel + (mode == Mode::Deterministic ? "' runs natively, its determinism is not guaranteed: "
@@ -356,6 +359,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     return unchecked("the checked kernel could not start (" + why + ")");
   }
   ctx.query_out = nullptr;
+  PhaseProfile::end("layout query");
 
   Launch launch{desc, grid, block, (threads + 31) / 32, {}};
   uint64_t offset = 0;
@@ -379,6 +383,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   std::vector<std::string> problems;
   const std::vector<GlobalAllocation> globals = find_global_allocations(desc, args, pointee_sizes, q, problems);
   for (const std::string& p : problems) warn_once("kernel '" + kernel + "': " + p + "; it is not checked");
+  PhaseProfile::end("global allocation lookup");
   if (globals.size() > kMaxGlobalTargets)
     return unchecked("it writes " + std::to_string(globals.size()) + " global allocations; at most " +
                      std::to_string(kMaxGlobalTargets) + " are supported");
@@ -442,6 +447,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   ctx.counters = counters.get<unsigned long long>();
 
   const uint64_t launch_bytes = query.bytes() + scratch.bytes() + busy.bytes() + records.bytes() + counters.bytes();
+  PhaseProfile::end("copies and log allocation");
   const auto start_clone = [&] { return cudaLaunchKernel(checked, grid, block, args, dynamic_bytes, stream); };
   if (mode == Mode::Deterministic) {
     if (const std::string why = run_deterministic(desc, globals, grid, ctx, stream, launch_bytes, start_clone); !why.empty())
@@ -453,6 +459,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   // Extra memory: what stays for the whole launch, plus the larger of level B's copies (freed before
   // level W) and level W's global copies.
   LaunchResult result;
+  result.kernel = desc.name;
   std::vector<unsigned long long> footprints;
   bool blocks_independent = blocks == 1;
   std::string no_warp_globals = "level B found races or global atomics";
@@ -469,6 +476,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     blocks_independent = b.checked && b.races.empty() && !b.atomics;
     footprints = std::move(b.footprints);
     result.races = std::move(b.races);
+    result.regions = b.checked ? 1 : 0;
     result.copies = b.copies;
     result.rounds = b.rounds;
     result.extra_device_bytes = launch_bytes + b.extra_device_bytes;
@@ -480,6 +488,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   WarpGlobals warp_globals;
   if (!globals.empty() && blocks_independent)
     no_warp_globals = warp_globals.setup(globals, footprints, uint32_t(blocks), launch.warps, ctx, stream);
+  PhaseProfile::end("level W global copies");
   if (!globals.empty() && !no_warp_globals.empty() && parse_count(flags().verbose).value_or(0))
     std::fprintf(stderr, "ldcc: %s: global memory is not checked between warps: %s\n", desc.name, no_warp_globals.c_str());
   if (offset == 0 && ctx.num_globals == 0) {
@@ -504,6 +513,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     return unchecked(std::string("the checked kernel cannot run with this configuration (") + cudaGetErrorString(err) + ")");
   }
   if (err == cudaSuccess) err = cudaStreamSynchronize(stream);
+  PhaseProfile::end("level W kernel (two passes per region, checks at barriers)");
   if (err != cudaSuccess) {
     std::fprintf(stderr, "ldcc: error: the checked launch of '%s' failed: %s\n", desc.name, cudaGetErrorString(err));
     return;
@@ -519,6 +529,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   result.copies = std::max(result.copies, launch.warps + 1);
   result.rounds = std::max(result.rounds, 1u);
   result.dropped_records += logged - log.size();
+  result.regions += count[kRegionsChecked];
   std::vector<Race> races = std::move(result.races);
   for (const RaceRecord& r : log) races.push_back(launch.race_from(r));
   result.races = merge_blocks(coalesce(std::move(races)));
@@ -530,6 +541,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
                  (unsigned long long)ctx.layout_bytes, dynamic_bytes ? "shared memory" : "global scratch",
                  count[kRegionsChecked], count[kPass2Skipped]);
   ProcessReport::instance().add(result);
+  PhaseProfile::end("reports");
 }
 
 }  // namespace ldcc::rt

@@ -94,6 +94,8 @@ struct LaunchResult {
   uint64_t extra_device_bytes = 0;  // private copies + U + log
   uint64_t dropped_records = 0;     // race records the bounded log could not hold
   std::vector<Race> races;
+  std::string kernel;               // translated launches: the kernel's name
+  uint64_t regions = 0;             // translated launches: region executions checked (level B: the kernel)
 };
 
 struct Options {

@@ -1,0 +1,27 @@
+// LDCC_PROFILE: where the time of checked launches goes, phase by phase (the paper's Figure 8). A
+// launch creates one PhaseProfile; the code marks the end of each phase with PhaseProfile::end,
+// which drains the launch's stream, so profiled runs are slower than plain ones. At exit every
+// phase's total and count over the process go to the file as CSV: phase,microseconds,count.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+
+namespace ldcc::rt {
+
+class PhaseProfile {
+ public:
+  explicit PhaseProfile(cudaStream_t stream);  // the launch's first phase starts now
+  ~PhaseProfile();
+  PhaseProfile(const PhaseProfile&) = delete;
+  PhaseProfile& operator=(const PhaseProfile&) = delete;
+  // The phase that just ended on this thread's current launch; nothing when not profiling.
+  static void end(const char* phase);
+
+ private:
+  cudaStream_t stream_;
+  std::chrono::steady_clock::time_point last_;
+  PhaseProfile* outer_;
+};
+
+}  // namespace ldcc::rt

@@ -2,7 +2,7 @@
 # Runs on the GPU machine (no clang, no network): the runtime-only build, the whole GPU test suite
 # and the benchmarks. Logs and CSV go to $OUT (the device tool brings them back), else to ./gpu-out.
 # Usage: scripts/gpu_run.sh [tests] [corpus] [bench] [bench-quick] [bench-corpus] [bench-deterministic]
-#                          [examples]
+#                          [eval] [eval-quick] [examples]
 #        (default: tests examples bench). The corpus needs scripts/translate_corpus.sh run first.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -34,6 +34,10 @@ for step in "${steps[@]}"; do
       [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;
     bench-corpus)
       bash "$root/bench/corpus_bench.sh" "$build" "$out/corpus" 5 2>&1 | tail -40 ;;
+    eval)
+      RACECHECK_TIMEOUT="${RACECHECK_TIMEOUT:-60}" bash "$root/bench/eval.sh" "$build" "$out/eval-raw" 5 "${EVAL_FILTER:-}" 2>&1 | tail -30 ;;
+    eval-quick)
+      bash "$root/bench/eval.sh" "$build" "$out/eval-raw" 1 "${EVAL_FILTER:-}" native,check,deterministic 2>&1 | tail -30 ;;
     bench-deterministic)
       bash "$root/bench/determinism_bench.sh" "$build" "$out/determinism" 20 2>&1 | tail -70 ;;
     examples)

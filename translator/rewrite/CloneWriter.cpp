@@ -155,7 +155,13 @@ const char *barrierResult(BarrierKind k) {
 // Signature edits shared by the clone and its prototype: the clone's name and first parameter.
 bool editSignature(CloneEditor &ed, const FunctionDecl *fn, bool isKernel) {
   const std::string extra = isKernel ? "::ldcc::rt::LaunchCtx ldcc_ctx" : "::ldcc::rt::ThreadState& ldcc_t";
-  if (!ed.replaceToken(fn->getLocation(), cloneName(fn), "the function name")) return false;
+  // A clone needs more registers than its kernel; unbounded, nvcc may give it more than a block of
+  // 1024 (or even 320) threads can have, and the checked launch fails with "too many resources
+  // requested". A kernel's own bound is kept (its launches never exceed it).
+  const std::string bound = isKernel && !fn->hasAttr<CUDALaunchBoundsAttr>() ? "__launch_bounds__(1024) " : "";
+  const NestedNameSpecifierLoc qualifier = fn->getQualifierLoc();
+  if (!bound.empty() && qualifier && !ed.insertBefore(qualifier.getBeginLoc(), bound, "the function name")) return false;
+  if (!ed.replaceToken(fn->getLocation(), (qualifier ? "" : bound) + cloneName(fn), "the function name")) return false;
   if (fn->getNumParams() > 0) return ed.insertBefore(fn->getParamDecl(0)->getBeginLoc(), extra + ", ", "a parameter");
   FunctionTypeLoc ftl = fn->getFunctionTypeLoc();
   if (!ftl) return ed.fail("a function type it cannot read", fn->getLocation());

@@ -136,7 +136,7 @@ std::vector<unsigned long long> block_footprints(size_t targets, uint32_t blocks
   // Device side per target: lo[blocks] then hi[blocks], as kernels::footprint writes them.
   std::vector<unsigned long long> bounds(2 * targets * blocks, 0);
   for (size_t i = 0; i < targets; ++i) std::fill_n(bounds.begin() + 2 * i * blocks, blocks, ~0ull);
-  DeviceBuffer device = DeviceBuffer::allocate(bounds.size() * sizeof(unsigned long long));
+  DeviceBuffer device = DeviceBuffer::allocate(bounds.size() * sizeof(unsigned long long), stream);
   if (!device) return {};
   auto* d = device.get<unsigned long long>();
   cudaMemcpyAsync(d, bounds.data(), device.bytes(), cudaMemcpyHostToDevice, stream);
@@ -159,7 +159,7 @@ std::vector<std::vector<uint32_t>> attribute_writers(const std::vector<Watch>& w
                                                      const std::function<cudaError_t()>& launch) {
   if (watches.empty()) return {};
   const uint32_t capacity = std::max<uint32_t>(4096, 4 * blocks);
-  DeviceBuffer log = DeviceBuffer::allocate((1 + uint64_t(capacity)) * sizeof(unsigned long long));
+  DeviceBuffer log = DeviceBuffer::allocate((1 + uint64_t(capacity)) * sizeof(unsigned long long), stream);
   if (!log) return {};
   cudaMemsetAsync(log.get(), 0, sizeof(unsigned long long), stream);
   for (uint32_t i = 0; i < ctx.num_globals; ++i) kernels::replicate(buffers(i, copies + 1), stream);
@@ -199,10 +199,10 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
   std::optional<CheckPlan> plan;
   Arena arena;
   while (budget > per_copy && (plan = plan_for_budget(blocks, per_copy, budget - per_copy))) {
-    arena.buffer = DeviceBuffer::allocate(plan_bytes(*plan, per_copy) + per_copy);
-    arena.table = DeviceBuffer::allocate(uint64_t(blocks) * sizeof(uint32_t));
-    arena.records = DeviceBuffer::allocate(capacity * sizeof(RaceRecord));
-    arena.count = DeviceBuffer::allocate(sizeof(unsigned long long));
+    arena.buffer = DeviceBuffer::allocate(plan_bytes(*plan, per_copy) + per_copy, stream);
+    arena.table = DeviceBuffer::allocate(uint64_t(blocks) * sizeof(uint32_t), stream);
+    arena.records = DeviceBuffer::allocate(capacity * sizeof(RaceRecord), stream);
+    arena.count = DeviceBuffer::allocate(sizeof(unsigned long long), stream);
     if (arena.buffer && arena.table && arena.records && arena.count) break;
     arena = Arena();
     budget = plan_bytes(*plan, per_copy) / 2 + per_copy;

@@ -142,8 +142,8 @@ LaunchResult Checker::run(uint32_t units, const std::function<void(const DeviceV
     const uint64_t needed = uint64_t(units) * per_copy;
     DeviceBuffer arena, table;
     if (needed <= memory_budget(s.options)) {
-      arena = DeviceBuffer::allocate(needed);
-      table = DeviceBuffer::allocate(uint64_t(units) * sizeof(uint32_t));
+      arena = DeviceBuffer::allocate(needed, stream);
+      table = DeviceBuffer::allocate(uint64_t(units) * sizeof(uint32_t), stream);
     }
     if (!arena || !table)
       return run_unchecked(s.kernel + " ran natively: " + std::to_string(needed) +
@@ -168,9 +168,9 @@ LaunchResult Checker::run(uint32_t units, const std::function<void(const DeviceV
   std::optional<CheckPlan> plan;
   DeviceBuffer arena, table, log;
   while ((plan = plan_for_budget(units, per_copy, budget))) {
-    arena = DeviceBuffer::allocate(plan_bytes(*plan, per_copy));
-    table = DeviceBuffer::allocate(uint64_t(units) * sizeof(uint32_t));
-    log = DeviceBuffer::allocate(log_bytes);
+    arena = DeviceBuffer::allocate(plan_bytes(*plan, per_copy), stream);
+    table = DeviceBuffer::allocate(uint64_t(units) * sizeof(uint32_t), stream);
+    log = DeviceBuffer::allocate(log_bytes, stream);
     if (arena && table && log) break;
     arena = DeviceBuffer();
     table = DeviceBuffer();

@@ -35,8 +35,8 @@ OrderedBlocksOutcome run_ordered_blocks(const std::vector<GlobalAllocation>& tar
                         " bytes of device memory for copies of the global memory it writes (LDCC_MEM_LIMIT)";
       return outcome;
     }
-    arena = DeviceBuffer::allocate(uint64_t(batch + extra) * per_copy);
-    table = DeviceBuffer::allocate(uint64_t(blocks) * sizeof(uint32_t));
+    arena = DeviceBuffer::allocate(uint64_t(batch + extra) * per_copy, stream);
+    table = DeviceBuffer::allocate(uint64_t(blocks) * sizeof(uint32_t), stream);
     if (arena && table) break;
     budget = uint64_t(batch + extra) * per_copy / 2;
   }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <tuple>
@@ -112,6 +113,48 @@ std::string format_race(const Race& r) {
   return out.str();
 }
 
+namespace {
+std::string group_key(const Race& r) {
+  return std::to_string(int(r.kind)) + '\n' + r.space + '\n' + r.kernel + '\n' + r.region + '\n' + r.target;
+}
+
+// Splits races into groups (group_key), each in order of first appearance.
+std::vector<std::vector<Race>> groups_of(const std::vector<Race>& races) {
+  std::vector<std::vector<Race>> groups;
+  std::map<std::string, size_t> index;
+  for (const Race& r : races) {
+    auto [it, fresh] = index.emplace(group_key(r), groups.size());
+    if (fresh) groups.emplace_back();
+    groups[it->second].push_back(r);
+  }
+  return groups;
+}
+}  // namespace
+
+std::vector<Race> group_leaders(const std::vector<Race>& races) {
+  std::vector<Race> leaders;
+  for (const std::vector<Race>& g : groups_of(races)) leaders.push_back(g.front());
+  return leaders;
+}
+
+std::string format_race_group(const std::vector<Race>& group) {
+  if (group.size() == 1) return format_race(group.front());
+  const auto lowest = std::min_element(group.begin(), group.end(), [](const Race& a, const Race& b) { return a.byte_lo < b.byte_lo; });
+  const auto highest = std::max_element(group.begin(), group.end(), [](const Race& a, const Race& b) { return a.byte_hi < b.byte_hi; });
+  const std::string text = format_race(*lowest);
+  std::ostringstream variable;
+  variable << "  variable: " << element_text(*lowest);
+  if (element_text(*highest) != element_text(*lowest)) variable << " .. " << element_text(*highest);
+  if (lowest->space != "register")
+    variable << " (" << group.size() << " element ranges in bytes " << lowest->byte_lo << ".." << highest->byte_hi - 1
+             << " of " << lowest->target << "; each one in the JSON report, LDCC_REPORT)";
+  else
+    variable << " (" << group.size() << " reports; each one in the JSON report, LDCC_REPORT)";
+  // The first race's text with its variable line replaced by the group's span.
+  const size_t begin = text.find("  variable: "), end = text.find('\n', begin);
+  return text.substr(0, begin) + variable.str() + text.substr(end);
+}
+
 std::string summary_line(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped) {
   const auto ww = std::count_if(races.begin(), races.end(), [](const Race& r) { return r.kind == RaceKind::WriteWrite; });
   std::ostringstream out;
@@ -168,12 +211,16 @@ void ProcessReport::add(const LaunchResult& result) {
   regions_ += result.regions;
   dropped_ += result.dropped_records;
   peak_extra_bytes_ = std::max(peak_extra_bytes_, result.extra_device_bytes);
+  std::vector<Race> fresh;
   for (const Race& race : result.races) {
     // Seen before in this process (a kernel launched in a loop): keyed on its whole text.
     if (!reported_.insert(races_to_json({race}, 0, 0, 0)).second) continue;
     races_.push_back(race);
-    std::fputs(format_race(race).c_str(), stderr);
+    fresh.push_back(race);
   }
+  // One text per group; a group printed after an earlier launch is not printed again.
+  for (const std::vector<Race>& group : groups_of(fresh))
+    if (printed_groups_.insert(group_key(group.front())).second) std::fputs(format_race_group(group).c_str(), stderr);
 }
 
 uint64_t ProcessReport::peak_extra_bytes() const {
@@ -190,7 +237,7 @@ void ProcessReport::finish() {
   std::lock_guard<std::mutex> lock(report_mutex);
   if (finished_ || (launches_ == 0 && unchecked_ == 0 && ordered_ == 0 && native_ == 0)) return;
   finished_ = true;
-  if (launches_ || unchecked_) std::fprintf(stderr, "%s\n", summary_line(races_, launches_, unchecked_, dropped_).c_str());
+  if (launches_ || unchecked_) std::fprintf(stderr, "%s\n", summary_line(group_leaders(races_), launches_, unchecked_, dropped_).c_str());
   if (ordered_ || native_) std::fprintf(stderr, "%s\n", deterministic_summary_line(ordered_, native_).c_str());
   if (!flags().report_path.empty()) {
     std::ofstream json(flags().report_path);

@@ -14,6 +14,12 @@ std::vector<Race> coalesce(std::vector<Race> races);
 
 std::string format_units(const std::string& unit_kind, const std::vector<uint32_t>& units);
 std::string format_race(const Race& race);
+// Races of one kind on one variable in one region of one kernel (a bug seen at many elements or by
+// many units) as one text report: the first race, the span of elements and how many ranges; the
+// JSON report keeps every one.
+std::string format_race_group(const std::vector<Race>& group);
+// The first race of each such group, in order.
+std::vector<Race> group_leaders(const std::vector<Race>& races);
 // `extra_fields`: more members for the top-level object (`"name":value,...`), written first.
 std::string races_to_json(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped,
                           const std::string& extra_fields = "");
@@ -34,6 +40,7 @@ class ProcessReport {
   ProcessReport();
   std::vector<Race> races_;
   std::set<std::string> reported_;
+  std::set<std::string> printed_groups_;
   uint64_t launches_ = 0, unchecked_ = 0, dropped_ = 0, peak_extra_bytes_ = 0;
   uint64_t ordered_ = 0, native_ = 0;  // deterministic mode's launches
   std::set<std::string> checked_kernels_;

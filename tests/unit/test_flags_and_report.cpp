@@ -68,6 +68,23 @@ TEST(Report, HumanTextNamesVariableElementBytesAndUnits) {
             "  units:    block 5 read a value another block wrote in the same region\n");
 }
 
+TEST(Report, OneBugAtManyElementsIsOneTextReportWithItsSpan) {
+  // Block 3 races with block 7 on out[3] and block 4 with block 8 on out[9]: two JSON entries, one text.
+  const std::vector<Race> group = {race(RaceKind::WriteWrite, 12, 16, {3}, {7}), race(RaceKind::WriteWrite, 36, 40, {4}, {8})};
+  EXPECT_EQ(format_race_group(group),
+            "ldcc: write-write race on global memory\n"
+            "  kernel:   scatter\n"
+            "  region:   kernel entry .. kernel exit\n"
+            "  variable: out[3] .. out[9] (2 element ranges in bytes 12..39 of out; each one in the JSON report, LDCC_REPORT)\n"
+            "  units:    block 3 and block 7 both wrote it\n");
+  EXPECT_EQ(format_race_group({group[0]}), format_race(group[0]));
+  // A read-write race on the same variable is another group.
+  const std::vector<Race> leaders = group_leaders({group[0], race(RaceKind::ReadWrite, 0, 4, {1}, {}), group[1]});
+  ASSERT_EQ(leaders.size(), 2u);
+  EXPECT_EQ(leaders[0].byte_lo, 12u);
+  EXPECT_EQ(leaders[1].kind, RaceKind::ReadWrite);
+}
+
 TEST(Report, UnitListsAreCompact) {
   EXPECT_EQ(format_units("warp", {4}), "warp 4");
   EXPECT_EQ(format_units("block", {0, 1, 2, 3, 8, 10, 11}),

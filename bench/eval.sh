@@ -4,10 +4,13 @@
 # compute-sanitizer racecheck. It only collects; bench/eval_report.py turns the raw files into the
 # tables (detection, slowdown, memory, profile) and the plot.
 #   <raw>/<program>.<mode>.<i>.out|err   stdout/stderr of run i (the program prints gpu_ms on stderr)
+#   <raw>/<program>.<mode>.<i>.wall      exit status and wall milliseconds of the whole process
 #   <raw>/<program>.check.1.json         ldcc's JSON report (first check run)
-#   <raw>/<program>.<mode>.<i>.timing    LDCC_TIMING: kernel,mode,us,peak extra device bytes
-#   <raw>/<program>.check.profile        LDCC_PROFILE of one extra check run (phases, synchronized)
-#   <raw>/<program>.racecheck.*          one racecheck run (RACECHECK_TIMEOUT seconds at most)
+#   <raw>/<program>.{check,deterministic}.timing   LDCC_TIMING of one extra run: kernel,mode,us,peak
+#                                        extra device bytes per launch
+#   <raw>/<program>.{check,deterministic}.profile  LDCC_PROFILE of one extra run: phase,us,count
+#   <raw>/<program>.racecheck.1.*        one racecheck run of the native build, hazards and analysis (RACECHECK_TIMEOUT
+#                                        seconds at most; exit status 124 in .wall: timed out)
 # Usage: bench/eval.sh BUILD_DIR RAW_DIR [REPEAT] [PROGRAM_FILTER] [STEPS]
 #   STEPS: a comma list of native,check,deterministic,profile,racecheck (default: all of them)
 set -uo pipefail
@@ -15,6 +18,13 @@ build="$1" raw="$2" repeat="${3:-5}" filter="${4:-}" steps="${5:-native,check,de
 timeout_s="${RACECHECK_TIMEOUT:-60}"
 mkdir -p "$raw"
 has() { [[ ",$steps," == *",$1,"* ]]; }
+# run NAME MODE I [ENV=VALUE...] BINARY: one run, its output, exit status and wall time.
+run() {
+  local name="$1" mode="$2" i="$3"; shift 3
+  local start=$(date +%s%N)
+  env "$@" > "$raw/$name.$mode.$i.out" 2> "$raw/$name.$mode.$i.err"
+  echo "$? $(( ($(date +%s%N) - start) / 1000000 ))" > "$raw/$name.$mode.$i.wall"
+}
 sanitizer="$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)"
 export CUDA_MODULE_LOADING=EAGER  # module loading stays out of the first launch's time
 for native in "$build"/examples/eval/eval_*_native; do
@@ -23,17 +33,17 @@ for native in "$build"/examples/eval/eval_*_native; do
   checked="$build/examples/eval/eval_${name}_checked"
   [ -x "$checked" ] || { echo "$name: no checked build"; continue; }
   for ((i = 1; i <= repeat; i++)); do
-    has native && "$native" > "$raw/$name.native.$i.out" 2> "$raw/$name.native.$i.err"
-    has check && LDCC_MODE=check LDCC_TIMING="$raw/$name.check.$i.timing" LDCC_REPORT="$raw/$name.check.$i.json" \
-      "$checked" > "$raw/$name.check.$i.out" 2> "$raw/$name.check.$i.err"
-    has deterministic && LDCC_MODE=deterministic LDCC_TIMING="$raw/$name.deterministic.$i.timing" \
-      "$checked" > "$raw/$name.deterministic.$i.out" 2> "$raw/$name.deterministic.$i.err"
+    has native && run "$name" native "$i" "$native"
+    has check && run "$name" check "$i" LDCC_MODE=check LDCC_REPORT="$raw/$name.check.$i.json" "$checked"
+    has deterministic && run "$name" deterministic "$i" LDCC_MODE=deterministic "$checked"
   done
-  has profile && LDCC_MODE=check LDCC_PROFILE="$raw/$name.check.profile" "$checked" > /dev/null 2>&1
+  # Timing and profile runs synchronize every launch: kept apart from the timed runs above.
+  has profile && run "$name" check-timing 1 LDCC_MODE=check LDCC_TIMING="$raw/$name.check.timing" "$checked"
+  has profile && run "$name" deterministic-timing 1 LDCC_MODE=deterministic LDCC_TIMING="$raw/$name.deterministic.timing" "$checked"
+  has profile && run "$name" check-profile 1 LDCC_MODE=check LDCC_PROFILE="$raw/$name.check.profile" "$checked"
+  has profile && run "$name" deterministic-profile 1 LDCC_MODE=deterministic LDCC_PROFILE="$raw/$name.deterministic.profile" "$checked"
   if has racecheck; then
-    start=$(date +%s%N)
-    timeout "$timeout_s" "$sanitizer" --tool racecheck --print-limit 0 "$native" > "$raw/$name.racecheck.out" 2> "$raw/$name.racecheck.err"
-    echo "$? $(( ($(date +%s%N) - start) / 1000000 ))" > "$raw/$name.racecheck.rc"
+    run "$name" racecheck 1 timeout "$timeout_s" "$sanitizer" --tool racecheck --racecheck-report all "$native"
   fi
   echo "$name: done"
 done

@@ -4,6 +4,7 @@
 # Usage: scripts/gpu_run.sh [tests] [corpus] [bench] [bench-quick] [bench-corpus] [bench-deterministic]
 #                          [eval] [eval-quick] [examples]
 #        (default: tests examples bench). The corpus needs scripts/translate_corpus.sh run first.
+#        LDCC_GPU_TARGETS: build only these CMake targets (e.g. eval_programs) instead of everything.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${OUT:-$root/gpu-out}"
@@ -22,7 +23,7 @@ fi
 cmake -S "$root" -B "$build" -G Ninja -DLDCC_BUILD_TRANSLATOR=OFF "${gtest_args[@]}" > "$out/build.log" 2>&1 ||
   { tail -50 "$out/build.log"; exit 1; }
 # Keeps going past a program that does not compile: the rest still runs, the failure shows in the log.
-cmake --build "$build" -j 16 -- -k 0 >> "$out/build.log" 2>&1 || { grep -B2 -A8 "error" "$out/build.log" | head -60; echo "BUILD FAILED (see above)"; }
+cmake --build "$build" -j 16 ${LDCC_GPU_TARGETS:+--target $LDCC_GPU_TARGETS} -- -k 0 >> "$out/build.log" 2>&1 || { grep -B2 -A8 "error" "$out/build.log" | head -60; echo "BUILD FAILED (see above)"; }
 status=0
 for step in "${steps[@]}"; do
   case "$step" in
@@ -34,10 +35,13 @@ for step in "${steps[@]}"; do
       [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;
     bench-corpus)
       bash "$root/bench/corpus_bench.sh" "$build" "$out/corpus" 5 2>&1 | tail -40 ;;
-    eval)
-      RACECHECK_TIMEOUT="${RACECHECK_TIMEOUT:-60}" bash "$root/bench/eval.sh" "$build" "$out/eval-raw" 5 "${EVAL_FILTER:-}" 2>&1 | tail -30 ;;
+    eval)  # the raw files come back as one archive (the device tool returns a limited number of files)
+      RACECHECK_TIMEOUT="${RACECHECK_TIMEOUT:-60}" bash "$root/bench/eval.sh" "$build" "$out/eval-raw" "${EVAL_REPEAT:-5}" \
+        "${EVAL_FILTER:-}" "${EVAL_STEPS:-native,check,deterministic,profile,racecheck}" 2>&1 | tail -30
+      tar czf "$out/eval-raw.tgz" -C "$out" eval-raw && rm -rf "$out/eval-raw" ;;
     eval-quick)
-      bash "$root/bench/eval.sh" "$build" "$out/eval-raw" 1 "${EVAL_FILTER:-}" native,check,deterministic 2>&1 | tail -30 ;;
+      bash "$root/bench/eval.sh" "$build" "$out/eval-raw" 1 "${EVAL_FILTER:-}" native,check,deterministic,profile 2>&1 | tail -30
+      tar czf "$out/eval-raw.tgz" -C "$out" eval-raw && rm -rf "$out/eval-raw" ;;
     bench-deterministic)
       bash "$root/bench/determinism_bench.sh" "$build" "$out/determinism" 20 2>&1 | tail -70 ;;
     examples)

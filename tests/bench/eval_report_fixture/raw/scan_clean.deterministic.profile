@@ -1,0 +1,3 @@
+phase,us,count
+deterministic kernel,900.0,384
+ordered merge,100.0,384

@@ -5,6 +5,7 @@
 # tables (detection, slowdown, memory, profile) and the plot.
 #   <raw>/<program>.<mode>.<i>.out|err   stdout/stderr of run i (the program prints gpu_ms on stderr)
 #   <raw>/<program>.<mode>.<i>.wall      exit status and wall milliseconds of the whole process
+#                                        (124: stopped at EVAL_RUN_TIMEOUT, RACECHECK_TIMEOUT for racecheck)
 #   <raw>/<program>.check.1.json         ldcc's JSON report (first check run)
 #   <raw>/<program>.{check,deterministic}.timing   LDCC_TIMING of one extra run: kernel,mode,us,peak
 #                                        extra device bytes per launch
@@ -16,13 +17,18 @@
 set -uo pipefail
 build="$1" raw="$2" repeat="${3:-5}" filter="${4:-}" steps="${5:-native,check,deterministic,profile,racecheck}"
 timeout_s="${RACECHECK_TIMEOUT:-60}"
+run_timeout_s="${EVAL_RUN_TIMEOUT:-120}"  # any other run: a hung or very slow one does not take the rest
+deadline_s="${EVAL_DEADLINE:-0}"        # >0: no new program starts after this many seconds (device calls are capped)
+started=$(date +%s)
 mkdir -p "$raw"
 has() { [[ ",$steps," == *",$1,"* ]]; }
 # run NAME MODE I [ENV=VALUE...] BINARY: one run, its output, exit status and wall time.
 run() {
   local name="$1" mode="$2" i="$3"; shift 3
   local start=$(date +%s%N)
-  env "$@" > "$raw/$name.$mode.$i.out" 2> "$raw/$name.$mode.$i.err"
+  local limit="$run_timeout_s"
+  [ "$mode" = racecheck ] && limit="$timeout_s"
+  timeout "$limit" env "$@" > "$raw/$name.$mode.$i.out" 2> "$raw/$name.$mode.$i.err"
   echo "$? $(( ($(date +%s%N) - start) / 1000000 ))" > "$raw/$name.$mode.$i.wall"
 }
 sanitizer="$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)"
@@ -30,6 +36,7 @@ export CUDA_MODULE_LOADING=EAGER  # module loading stays out of the first launch
 for native in "$build"/examples/eval/eval_*_native; do
   name="$(basename "$native" _native)"; name="${name#eval_}"
   [ -n "$filter" ] && [[ "$name" != *$filter* ]] && continue
+  if [ "$deadline_s" -gt 0 ] && [ $(( $(date +%s) - started )) -ge "$deadline_s" ]; then echo "$name: skipped (deadline)"; continue; fi
   checked="$build/examples/eval/eval_${name}_checked"
   [ -x "$checked" ] || { echo "$name: no checked build"; continue; }
   for ((i = 1; i <= repeat; i++)); do
@@ -43,7 +50,7 @@ for native in "$build"/examples/eval/eval_*_native; do
   has profile && run "$name" check-profile 1 LDCC_MODE=check LDCC_PROFILE="$raw/$name.check.profile" "$checked"
   has profile && run "$name" deterministic-profile 1 LDCC_MODE=deterministic LDCC_PROFILE="$raw/$name.deterministic.profile" "$checked"
   if has racecheck; then
-    run "$name" racecheck 1 timeout "$timeout_s" "$sanitizer" --tool racecheck --racecheck-report all "$native"
+    run "$name" racecheck 1 "$sanitizer" --tool racecheck --racecheck-report all "$native"
   fi
   echo "$name: done"
 done

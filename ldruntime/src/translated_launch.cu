@@ -431,6 +431,10 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   cudaFuncAttributes attributes{};
   cudaFuncGetAttributes(&attributes, checked);
+  if (attributes.maxThreadsPerBlock > 0 && threads > uint32_t(attributes.maxThreadsPerBlock))
+    return unchecked("its clone takes at most " + std::to_string(attributes.maxThreadsPerBlock) +
+                     " threads per block (the largest constant block size of its launches in its file), this launch has " +
+                     std::to_string(threads));
   size_t dynamic_bytes = 0;
   DeviceBuffer scratch, busy;
   if (attributes.sharedSizeBytes + area <= uint64_t(optin) &&

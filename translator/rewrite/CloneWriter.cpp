@@ -153,12 +153,14 @@ const char *barrierResult(BarrierKind k) {
 }
 
 // Signature edits shared by the clone and its prototype: the clone's name and first parameter.
-bool editSignature(CloneEditor &ed, const FunctionDecl *fn, bool isKernel) {
+bool editSignature(CloneEditor &ed, const FunctionDecl *fn, bool isKernel, unsigned maxThreads) {
   const std::string extra = isKernel ? "::ldcc::rt::LaunchCtx ldcc_ctx" : "::ldcc::rt::ThreadState& ldcc_t";
-  // A clone needs more registers than its kernel; unbounded, nvcc may give it more than a block of
-  // 1024 (or even 320) threads can have, and the checked launch fails with "too many resources
-  // requested". A kernel's own bound is kept (its launches never exceed it).
-  const std::string bound = isKernel && !fn->hasAttr<CUDALaunchBoundsAttr>() ? "__launch_bounds__(1024) " : "";
+  // A clone needs more registers than its kernel; unbounded, nvcc may give it more than its blocks
+  // can have (em's 320 threads, b+tree's 1024) and every checked launch fails with "too many
+  // resources requested". The bound is the largest block its launches use (the tighter it is, the
+  // more registers the clone keeps: bound 1024 leaves 64); a kernel's own bound is kept.
+  const std::string bound = isKernel && !fn->hasAttr<CUDALaunchBoundsAttr>()
+                                ? "__launch_bounds__(" + std::to_string(maxThreads) + ") " : "";
   const NestedNameSpecifierLoc qualifier = fn->getQualifierLoc();
   if (!bound.empty() && qualifier && !ed.insertBefore(qualifier.getBeginLoc(), bound, "the function name")) return false;
   if (!ed.replaceToken(fn->getLocation(), (qualifier ? "" : bound) + cloneName(fn), "the function name")) return false;
@@ -182,7 +184,7 @@ SourceRange wholeDefinition(const FunctionDecl *fn) {
 }
 
 CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &tu, TranslationUnitTables &tables,
-                     ASTContext &ctx, const KernelGlobals *globals) {
+                     ASTContext &ctx, const KernelGlobals *globals, unsigned maxThreads) {
   CloneText out;
   const FunctionDecl *fn = facts.fn;
   const SourceManager &sm = ctx.getSourceManager();
@@ -196,7 +198,7 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     return out;
   };
 
-  editSignature(ed, fn, kernel);
+  editSignature(ed, fn, kernel, maxThreads);
 
   // --- locals: renamed everywhere, declarations moved or turned into assignments -------------------
   VariableUses uses = variableUses(fn->getBody());
@@ -485,9 +487,10 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   return out;
 }
 
-std::string writeClonePrototype(const FunctionDecl *decl, bool isKernel, ASTContext &ctx, Refusal &refusal) {
+std::string writeClonePrototype(const FunctionDecl *decl, bool isKernel, ASTContext &ctx, Refusal &refusal,
+                                unsigned maxThreads) {
   CloneEditor ed(ctx);
-  editSignature(ed, decl, isKernel);
+  editSignature(ed, decl, isKernel, maxThreads);
   if (ed.refusal.refused()) {
     refusal = ed.refusal;
     return "";

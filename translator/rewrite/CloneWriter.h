@@ -39,11 +39,12 @@ std::string cloneName(const clang::FunctionDecl *fn);
 clang::SourceRange wholeDefinition(const clang::FunctionDecl *fn);
 
 // `globals`: for kernels, the pointers to rebase and the __device__ variables the query describes.
+// `maxThreads`: for kernels, the most threads a block of theirs has (the clone's __launch_bounds__).
 CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &tu, TranslationUnitTables &tables,
-                     clang::ASTContext &ctx, const KernelGlobals *globals = nullptr);
+                     clang::ASTContext &ctx, const KernelGlobals *globals = nullptr, unsigned maxThreads = 1024);
 
 // The first declaration of `fn` with the clone's name and extra parameter, no body.
 std::string writeClonePrototype(const clang::FunctionDecl *decl, bool isKernel, clang::ASTContext &ctx,
-                                Refusal &refusal);
+                                Refusal &refusal, unsigned maxThreads = 1024);
 
 }  // namespace ldcc::translator

@@ -25,6 +25,8 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <sstream>
 
 using namespace clang;
@@ -72,6 +74,7 @@ public:
 
   void run() {
     TranslationUnitAnalysis tu(ctx_);
+    findBlockBounds();
     const GlobalTargetAnalysis globalTargets(ctx_, tu);  // may refuse functions: before any clone
     // Helpers first: a kernel whose helper could not be cloned runs unchecked.
     std::set<const FunctionDecl *> failedHelpers;
@@ -99,7 +102,7 @@ public:
       if (!k.refusal.refused()) k.refusal = reachesFailedHelper(tu, f.fn, failedHelpers);
       if (!k.refusal.refused()) {
         k.globals = globalTargets.of(f);
-        CloneText clone = writeClone(f, tu, tables_, ctx_, &k.globals);
+        CloneText clone = writeClone(f, tu, tables_, ctx_, &k.globals, blockBound(f.fn));
         k.refusal = clone.refusal;
         if (!k.refusal.refused()) {
           k.checked = true;
@@ -197,7 +200,7 @@ private:
     const SourceLocation end = sm_.getExpansionLoc(whole.getEnd());
     if (!sm_.isWrittenInMainFile(end)) return;
     Refusal ignored;
-    std::string proto = writeClonePrototype(first, true, ctx_, ignored);
+    std::string proto = writeClonePrototype(first, true, ctx_, ignored, blockBound(fn));
     if (proto.empty()) return;
     for (char &c : proto)
       if (c == '\n') c = ' ';
@@ -205,7 +208,8 @@ private:
     if (semi && semi->is(tok::semi)) rw_.InsertTextAfterToken(semi->getLocation(), " " + proto);
   }
 
-  void rewriteLaunches() {
+  // Every kernel launch as written (template patterns, not their instantiations).
+  std::vector<const CUDAKernelCallExpr *> launches() {
     struct Launches : RecursiveASTVisitor<Launches> {
       bool shouldVisitTemplateInstantiations() const { return false; }
       bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *call) {
@@ -213,9 +217,13 @@ private:
         return true;
       }
       std::vector<const CUDAKernelCallExpr *> list;
-    } launches;
-    launches.TraverseDecl(ctx_.getTranslationUnitDecl());
-    for (const CUDAKernelCallExpr *call : launches.list) rewriteLaunch(call);
+    } visitor;
+    visitor.TraverseDecl(ctx_.getTranslationUnitDecl());
+    return visitor.list;
+  }
+
+  void rewriteLaunches() {
+    for (const CUDAKernelCallExpr *call : launches()) rewriteLaunch(call);
   }
 
   std::string text(SourceRange r) {
@@ -231,27 +239,83 @@ private:
     result_.unchecked.push_back(u);
   }
 
+  // What a launch names: the kernel's definition (null through a function pointer) and how.
+  struct LaunchTarget {
+    const NamedDecl *named = nullptr;
+    SourceLocation nameLoc;
+    bool explicitArgs = false;
+    const FunctionDecl *def = nullptr;
+  };
+  LaunchTarget launchTarget(const CUDAKernelCallExpr *call) {
+    LaunchTarget t;
+    const Expr *callee = call->getCallee()->IgnoreParenImpCasts();
+    if (const auto *ref = dyn_cast<DeclRefExpr>(callee)) {
+      t.named = ref->getDecl();
+      t.nameLoc = ref->getNameInfo().getLoc();
+      t.explicitArgs = ref->hasExplicitTemplateArgs();
+    } else if (const auto *ul = dyn_cast<UnresolvedLookupExpr>(callee)) {
+      t.nameLoc = ul->getNameLoc();
+      t.explicitArgs = ul->hasExplicitTemplateArgs();
+      for (const NamedDecl *d : ul->decls()) t.named = d->getUnderlyingDecl();
+    }
+    if (!t.named) return t;
+    const FunctionDecl *fn = call->getDirectCallee() ? call->getDirectCallee() : dyn_cast<FunctionDecl>(t.named);
+    if (!fn)
+      if (const auto *ft = dyn_cast<FunctionTemplateDecl>(t.named)) fn = ft->getTemplatedDecl();
+    t.def = fn ? definitionOf(fn) : nullptr;
+    return t;
+  }
+
+  // Threads per block of a launch configuration when they are a constant: an integer, dim3(x, y, z)
+  // of integers, or a const variable holding one.
+  std::optional<uint64_t> constantThreads(const Expr *e) {
+    if (!e || e->isValueDependent() || e->isTypeDependent()) return std::nullopt;
+    e = e->IgnoreImplicit()->IgnoreParens()->IgnoreImplicit();
+    if (const auto *c = dyn_cast<CXXConstructExpr>(e)) {
+      if (c->getNumArgs() == 1 && c->getArg(0)->getType()->isRecordType()) return constantThreads(c->getArg(0));
+      uint64_t n = 1;
+      for (const Expr *a : c->arguments()) {
+        if (isa<CXXDefaultArgExpr>(a)) continue;
+        if (a->isValueDependent()) return std::nullopt;
+        std::optional<llvm::APSInt> v = a->getIntegerConstantExpr(ctx_);
+        if (!v) return std::nullopt;
+        n *= v->getZExtValue();
+      }
+      return n;
+    }
+    if (const auto *ref = dyn_cast<DeclRefExpr>(e))
+      if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+        if (var->getType().isConstQualified() && var->getInit()) return constantThreads(var->getInit());
+    if (e->getType()->isIntegralOrEnumerationType())
+      if (std::optional<llvm::APSInt> v = e->getIntegerConstantExpr(ctx_)) return v->getZExtValue();
+    return std::nullopt;
+  }
+
+  // Per kernel, the most threads a block of its launches in this file has when all are constants:
+  // the clone's __launch_bounds__ (writeClone). Unknown ones (and kernels launched elsewhere) get 1024.
+  void findBlockBounds() {
+    std::set<const FunctionDecl *> unknown;
+    for (const CUDAKernelCallExpr *call : launches()) {
+      const LaunchTarget t = launchTarget(call);
+      if (!t.def) continue;
+      const CallExpr *config = call->getConfig();
+      std::optional<uint64_t> threads = config && config->getNumArgs() > 1 ? constantThreads(config->getArg(1)) : std::nullopt;
+      if (!threads || *threads == 0 || *threads > 1024) unknown.insert(t.def);
+      else blockBound_[t.def] = std::max<unsigned>(blockBound_[t.def], unsigned(*threads));
+    }
+    for (const FunctionDecl *def : unknown) blockBound_.erase(def);
+  }
+  unsigned blockBound(const FunctionDecl *fn) {
+    auto it = blockBound_.find(definitionOf(fn));
+    return it == blockBound_.end() ? 1024u : it->second;
+  }
+
   void rewriteLaunch(const CUDAKernelCallExpr *call) {
     if (!sm_.isWrittenInMainFile(sm_.getExpansionLoc(call->getBeginLoc()))) return;
     const Expr *callee = call->getCallee()->IgnoreParenImpCasts();
     const FunctionDecl *target = call->getDirectCallee();
-    const NamedDecl *named = nullptr;
-    SourceLocation nameLoc;
-    bool explicitArgs = false;
-    if (const auto *ref = dyn_cast<DeclRefExpr>(callee)) {
-      named = ref->getDecl();
-      nameLoc = ref->getNameInfo().getLoc();
-      explicitArgs = ref->hasExplicitTemplateArgs();
-    } else if (const auto *ul = dyn_cast<UnresolvedLookupExpr>(callee)) {
-      nameLoc = ul->getNameLoc();
-      explicitArgs = ul->hasExplicitTemplateArgs();
-      for (const NamedDecl *d : ul->decls()) named = d->getUnderlyingDecl();
-    }
+    const auto [named, nameLoc, explicitArgs, def] = launchTarget(call);
     if (!named) return warnLaunch(call, "a launch through a function pointer runs unchecked");
-    const FunctionDecl *fn = target ? target : dyn_cast<FunctionDecl>(named);
-    if (!fn)
-      if (const auto *ft = dyn_cast<FunctionTemplateDecl>(named)) fn = ft->getTemplatedDecl();
-    const FunctionDecl *def = definitionOf(fn);
     auto it = kernelIndex_.find(def);
     if (it == kernelIndex_.end()) return;  // a kernel from a system header: native
     const KernelRecord &k = kernels_[it->second];
@@ -361,6 +425,7 @@ private:
   std::vector<KernelRecord> kernels_;
   std::map<const FunctionDecl *, size_t> kernelIndex_;
   std::map<const FunctionDecl *, Refusal> helperRefusal_;
+  std::map<const FunctionDecl *, unsigned> blockBound_;  // findBlockBounds
 };
 
 class TranslateConsumer : public ASTConsumer {

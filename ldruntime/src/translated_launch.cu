@@ -254,8 +254,9 @@ void record_unchecked(const std::string& warning, Mode mode) {
 }
 
 // Deterministic mode (DESIGN.md section 7): one execution of the clone at the deterministic level,
-// whose sites merge the warps' shared copies in warp order; with global targets and several blocks,
-// the blocks run on private copies merged in block order (deterministic.h). Returns "" when it ran,
+// whose sites merge the warps' shared copies in warp order; with global targets, the warps of a block
+// run each region in warp order and, with several blocks, the blocks run on private copies merged in
+// block order (deterministic.h). Returns "" when it ran,
 // else why the kernel must run natively.
 std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAllocation>& globals, dim3 grid,
                               LaunchCtx& ctx, cudaStream_t stream, uint64_t launch_bytes,
@@ -475,6 +476,8 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   PhaseProfile::end("copies and log allocation");
   const auto start_clone = [&] { return cudaLaunchKernel(checked, grid, block, args, dynamic_bytes, stream); };
   if (mode == Mode::Deterministic) {
+    // A block's warps share its copy of global memory: they take turns region by region.
+    ctx.ordered_warps = !globals.empty() && launch.warps > 1;
     if (const std::string why = run_deterministic(desc, globals, grid, ctx, stream, launch_bytes, start_clone); !why.empty())
       unchecked(why);
     return;

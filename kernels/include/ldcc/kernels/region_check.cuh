@@ -88,6 +88,10 @@ struct LaunchCtx {
   uint32_t num_globals;             // 0: global memory is not privatized in this launch
   uint32_t atomics_copy;            // level B: the copy every block's global atomics act on
   const uint32_t* copy_of_block;    // level B and deterministic: the copy of each block in this launch
+  // Deterministic mode with global targets: a block's warps share its copy of global memory, so
+  // they run each region one after another in warp order (a block's reads and writes of global
+  // memory then happen in one order on every run and every GPU).
+  uint32_t ordered_warps;
   // Level W with global targets: warp w of every block uses copy w, U is copy `warps`, and block b
   // checks only [lo, hi) = footprints[2 * (b * num_globals + i) ...] of target i (level B proved the
   // blocks' footprints disjoint).
@@ -106,6 +110,7 @@ struct BlockState {
   uint32_t pass;      // 1 or 2
   uint32_t slot;
   uint32_t region_key;
+  uint32_t turn;      // ordered_warps: the warp running the current region
   uint64_t helper_off[kMaxHelperSlots];
 };
 
@@ -279,6 +284,30 @@ static __device__ __noinline__ void block_global_rw_commit(const ThreadState& t,
   });
 }
 
+// ---- deterministic mode: warps of a block in turn ---------------------------------------------------
+// The lanes of this warp that exist (the last warp of a block may be partial).
+__device__ __forceinline__ uint32_t warp_lanes(const ThreadState& t) {
+  const uint32_t n = min(32u, block_threads() - 32u * t.warp);
+  return n == 32 ? 0xffffffffu : (1u << n) - 1u;
+}
+
+// Waits until every earlier warp of the block has run the region (lane 0 polls, the warp follows).
+static __device__ __noinline__ void wait_turn(const ThreadState& t) {
+  if (!t.ctx->ordered_warps) return;
+  if (thread_rank() % 32 == 0)
+    while (*static_cast<volatile uint32_t*>(&t.bs->turn) != t.warp) __nanosleep(64);
+  __syncwarp(warp_lanes(t));
+  __threadfence_block();  // the earlier warps' stores before this warp's loads
+}
+
+// The whole warp reached a site: the next warp's turn.
+static __device__ __noinline__ void pass_turn(const ThreadState& t) {
+  if (!t.ctx->ordered_warps) return;
+  __syncwarp(warp_lanes(t));
+  __threadfence_block();
+  if (thread_rank() % 32 == 0) *static_cast<volatile uint32_t*>(&t.bs->turn) = t.warp + 1;
+}
+
 // ---- kernel entry --------------------------------------------------------------------------------
 // Returns false for the query launch. Otherwise claims the block's copies (dynamic shared memory or
 // a global scratch slot), zeroes S and replicates it. A block outside this launch's batch ends here.
@@ -291,6 +320,7 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
   if (thread_rank() == 0) {
     bs.pass = 1;
     bs.region_key = 0;
+    bs.turn = 0;
     if (ctx.scratch == nullptr) {
       bs.area = dynamic_shared;
       bs.slot = 0;
@@ -328,6 +358,7 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
   __syncthreads();
   block_replicate(layout_buffers(t));
   __syncthreads();
+  wait_turn(t);
   return true;
 }
 
@@ -560,13 +591,19 @@ static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
   if (t.single_execution()) {
     // Level B: a plain barrier (it checks between launches, not at sites). Deterministic mode: the
     // warps' changes to the shared targets go into S in warp order, the atomics' copy last, and S is
-    // every warp's copy for the next region.
+    // every warp's copy for the next region. With ordered warps, each warp hands the block to the
+    // next one here, and the next region starts again from warp 0.
+    pass_turn(t);
     const bool all_exited = __syncthreads_and(t.at_exit);
     if (t.deterministic()) block_merge_ordered(layout_buffers(t));
+    if (thread_rank() == 0) bs.turn = 0;
     t.bar_true = __syncthreads_count(!t.at_exit && t.bar_pred);
     t.bar_live = __syncthreads_count(!t.at_exit);
     t.open = site;
-    if (!all_exited) return kContinue;
+    if (!all_exited) {
+      wait_turn(t);
+      return kContinue;
+    }
     release_slot(ctx, bs);
     return kDone;
   }

@@ -5,7 +5,8 @@
 #   Runtime-only builds (the GPU machine has no clang): the checked sources come translated from
 #   <translated dir> (scripts/translate_corpus.sh fills .gpu/ and gpu_run.sh carries it); a program
 #   whose translation is missing is built natively only.
-# <out var> lists the names that have both builds.
+# <out var> lists the names that have both builds; the target <prefix>_programs builds them all
+# (`cmake --build . --target eval_programs`: one suite alone, without the tests).
 function(ldcc_programs prefix source_dir translated_dir out_var)
   file(GLOB sources CONFIGURE_DEPENDS "${source_dir}/*.cu")
   set(names "")
@@ -29,5 +30,10 @@ function(ldcc_programs prefix source_dir translated_dir out_var)
     target_link_libraries(${prefix}_${name}_checked PRIVATE ldruntime)
     list(APPEND names ${name})
   endforeach()
+  set(targets "")
+  foreach(name IN LISTS names)
+    list(APPEND targets ${prefix}_${name}_native ${prefix}_${name}_checked)
+  endforeach()
+  add_custom_target(${prefix}_programs DEPENDS ${targets})
   set(${out_var} "${names}" PARENT_SCOPE)
 endfunction()

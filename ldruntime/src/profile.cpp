@@ -48,6 +48,8 @@ PhaseProfile::~PhaseProfile() {
   if (current != this) return;
   end("free buffers");  // the launch's buffers go before this object (declared after it)
   current = outer_;
+  // The totals so far, after every launch: a run cut short (a timeout) still leaves its profile.
+  if (outer_ == nullptr) Totals::instance().write();
 }
 
 void PhaseProfile::end(const char* phase) {

@@ -1,7 +1,8 @@
 // LDCC_PROFILE: where the time of checked launches goes, phase by phase (the paper's Figure 8). A
 // launch creates one PhaseProfile; the code marks the end of each phase with PhaseProfile::end,
 // which drains the launch's stream, so profiled runs are slower than plain ones. At exit every
-// phase's total and count over the process go to the file as CSV: phase,microseconds,count.
+// phase's total and count over the process go to the file as CSV: phase,microseconds,count (rewritten
+// after every launch, so a run stopped early leaves the totals of the launches it finished).
 #pragma once
 #include <cuda_runtime_api.h>
 

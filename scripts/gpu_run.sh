@@ -4,7 +4,8 @@
 # Usage: scripts/gpu_run.sh [tests] [corpus] [bench] [bench-quick] [bench-corpus] [bench-deterministic]
 #                          [eval] [eval-quick] [examples]
 #        (default: tests examples bench). The corpus needs scripts/translate_corpus.sh run first.
-#        LDCC_GPU_TARGETS: build only these CMake targets (e.g. eval_programs) instead of everything.
+#        LDCC_GPU_TARGETS: build only these CMake targets (e.g. eval_programs) instead of everything;
+#        LDCC_CTEST_JOBS: tests run at a time (default 4).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${OUT:-$root/gpu-out}"
@@ -28,7 +29,7 @@ status=0
 for step in "${steps[@]}"; do
   case "$step" in
     tests)
-      ctest --test-dir "$build" --output-on-failure -j 4 2>&1 | tee "$out/ctest.log" | tail -25
+      ctest --test-dir "$build" --output-on-failure -j "${LDCC_CTEST_JOBS:-4}" 2>&1 | tee "$out/ctest.log" | tail -25
       [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;
     corpus)
       ctest --test-dir "$build" -L corpus --output-on-failure -j 8 2>&1 | tee "$out/corpus.log" | tail -40

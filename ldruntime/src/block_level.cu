@@ -102,7 +102,23 @@ struct Arena {
   std::vector<uint64_t> offsets, strides;
 };
 
-Race race_from(const RaceRecord& r, const CheckPlan& plan, uint32_t round, uint32_t atomics_copy,
+// The blocks of each copy of each round, asked for once (a racy launch has thousands of records and
+// the plan answers in time proportional to the blocks).
+class CopyUnits {
+ public:
+  explicit CopyUnits(const CheckPlan& plan) : plan_(plan) {}
+  const std::vector<uint32_t>& operator()(uint32_t round, uint32_t copy) {
+    auto it = known_.find({round, copy});
+    if (it == known_.end()) it = known_.emplace(std::make_pair(round, copy), plan_.units_in_copy(round, copy)).first;
+    return it->second;
+  }
+
+ private:
+  const CheckPlan& plan_;
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> known_;
+};
+
+Race race_from(const RaceRecord& r, CopyUnits& copy_units, uint32_t round, uint32_t atomics_copy,
                const std::vector<GlobalAllocation>& targets, const KernelDesc& desc, dim3 grid,
                const std::string& region) {
   const GlobalAllocation& t = targets[r.target];
@@ -116,7 +132,7 @@ Race race_from(const RaceRecord& r, const CheckPlan& plan, uint32_t round, uint3
   auto units = [&](uint32_t copy, std::vector<uint32_t>& list) -> std::string {
     if (copy == kNoUnit) return "another block";
     if (copy == atomics_copy) return "an atomic operation";
-    list = plan.units_in_copy(round, copy);
+    list = copy_units(round, copy);
     if (list.size() == 1) return "block " + dim3_text(list[0], grid);
     return format_units("block", list);
   };
@@ -242,7 +258,6 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
   for (const GlobalAllocation& t : targets) element_sizes.push_back(t.element_size);
   RaceFilter filter(element_sizes);
   std::vector<std::pair<uint32_t, RaceRecord>> found;
-  std::vector<RaceRecord> records;
   bool atomics = false;
   auto failed = [&](cudaError_t e, const char* what) {
     outcome.warning = std::string("level B ") + what + " failed: " + cudaGetErrorString(e);
@@ -279,11 +294,11 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
     unsigned long long logged = 0;
     cudaMemcpyAsync(&logged, count, sizeof logged, cudaMemcpyDeviceToHost, stream);
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return failed(e, "check");
-    records.resize(std::min<unsigned long long>(logged, capacity));
+    std::vector<RaceRecord> records(std::min<unsigned long long>(logged, capacity));
     if (!records.empty())
       cudaMemcpy(records.data(), arena.records.get(), records.size() * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
     outcome.dropped_records += logged - records.size();
-    for (const RaceRecord& r : filter.next_round(records)) found.emplace_back(round, r);
+    for (const RaceRecord& r : filter.next_round(coalesce_records(std::move(records)))) found.emplace_back(round, r);
     PhaseProfile::end("reports");
   }
   // Memory-limited rounds name groups of blocks that shared a copy. One more launch records which
@@ -295,9 +310,10 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
       watches.push_back(Watch{r.target, r.byte_lo, r.byte_hi});
   std::vector<std::vector<uint32_t>> writers = attribute_writers(watches, blocks, buffers, copies, ctx, stream, launch);
   PhaseProfile::end("attribution");
+  CopyUnits copy_units(*plan);
   for (const auto& [round, r] : found) {
     if (!filter.survives(r)) continue;
-    Race race = race_from(r, *plan, round, copies, targets, desc, grid, region);
+    Race race = race_from(r, copy_units, round, copies, targets, desc, grid, region);
     size_t w = 0;
     while (w < watches.size() && !(watches[w].target == r.target && watches[w].lo == r.byte_lo && watches[w].hi == r.byte_hi)) ++w;
     if (w == watches.size() || w >= writers.size() || writers[w].size() < 2) {

@@ -1,8 +1,49 @@
 #include "race_filter.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace ldcc {
+namespace {
+
+auto record_units(const RaceRecord& r) { return std::tie(r.kind, r.target, r.region, r.unit_a, r.unit_b); }
+
+}  // namespace
+
+std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records) {
+  std::sort(records.begin(), records.end(), [](const RaceRecord& a, const RaceRecord& b) {
+    return std::tuple_cat(record_units(a), std::tie(a.block, a.byte_lo, a.byte_hi)) <
+           std::tuple_cat(record_units(b), std::tie(b.block, b.byte_lo, b.byte_hi));
+  });
+  std::vector<RaceRecord> merged;
+  for (const RaceRecord& r : records) {
+    RaceRecord* last = merged.empty() ? nullptr : &merged.back();
+    if (last && record_units(*last) == record_units(r) && last->block == r.block && r.byte_lo <= last->byte_hi)
+      last->byte_hi = std::max(last->byte_hi, r.byte_hi);
+    else
+      merged.push_back(r);
+  }
+  return merged;
+}
+
+std::vector<BlockMergedRecord> merge_record_blocks(const std::vector<RaceRecord>& records) {
+  std::vector<BlockMergedRecord> out;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint64_t, uint64_t>, size_t> first;
+  for (const RaceRecord& r : records) {
+    // A register race is one per local, whichever threads (byte_lo: the thread) saw it.
+    const bool per_thread = r.target & kRegisterTarget;
+    const auto key = std::tuple_cat(record_units(r), std::make_tuple(per_thread ? 0 : r.byte_lo, per_thread ? 0 : r.byte_hi));
+    auto [it, inserted] = first.emplace(key, out.size());
+    if (inserted) {
+      out.push_back({r, 0});
+      continue;
+    }
+    BlockMergedRecord& m = out[it->second];
+    ++m.other_blocks;
+    if (r.block < m.record.block) m.record = r;
+  }
+  return out;
+}
 
 void ByteRanges::add(uint64_t lo, uint64_t hi) {
   if (lo >= hi) return;

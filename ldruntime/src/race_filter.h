@@ -18,6 +18,18 @@
 
 namespace ldcc {
 
+// A launch's device records, fewer, before they become reports (a racy launch logs thousands: one
+// per chunk or byte, the same ones in every block):
+//   coalesce_records: records that differ only by byte ranges that overlap or touch become one;
+//   merge_record_blocks: the same record in several blocks is kept for its lowest block, with the
+//   number of other blocks that logged it (a register race: of other blocks and threads).
+std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records);
+struct BlockMergedRecord {
+  RaceRecord record;
+  uint64_t other_blocks = 0;
+};
+std::vector<BlockMergedRecord> merge_record_blocks(const std::vector<RaceRecord>& records);
+
 class ByteRanges {
  public:
   void add(uint64_t lo, uint64_t hi);

@@ -20,6 +20,7 @@
 #include "device_buffer.h"
 #include "flags.h"
 #include "profile.h"
+#include "race_filter.h"
 #include "ldcc/kernels/check_kernels.h"
 #include "ldcc/translated.cuh"
 #include "report.h"
@@ -210,34 +211,6 @@ struct Launch {
     return race;
   }
 };
-
-// The same race in several blocks is one report naming the first block and how many others.
-std::vector<Race> merge_blocks(std::vector<Race> races) {
-  std::vector<Race> out;
-  std::map<std::tuple<int, std::string, std::string, uint64_t, uint64_t, std::vector<uint32_t>, std::vector<uint32_t>>,
-           size_t>
-      index;
-  std::vector<size_t> others;
-  for (Race& r : races) {
-    auto key = std::make_tuple(int(r.kind), r.region, r.target, r.byte_lo, r.byte_hi, r.units_a, r.units_b);
-    if (r.space == "register") std::get<3>(key) = std::get<4>(key) = 0;
-    auto it = index.find(key);
-    if (it != index.end()) {
-      ++others[it->second];
-      continue;
-    }
-    index.emplace(key, out.size());
-    out.push_back(std::move(r));
-    others.push_back(0);
-  }
-  for (size_t i = 0; i < out.size(); ++i)
-    if (others[i]) {
-      const std::string more = " (and " + std::to_string(others[i]) + " more)";
-      out[i].block += more;
-      out[i].units_text += more;
-    }
-  return out;
-}
 
 void run_original(const void* original, dim3 grid, dim3 block, size_t shared, cudaStream_t stream,
                   void** args) {
@@ -563,8 +536,16 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   result.dropped_records += logged - log.size();
   result.regions += count[kRegionsChecked];
   std::vector<Race> races = std::move(result.races);
-  for (const RaceRecord& r : log) races.push_back(launch.race_from(r));
-  result.races = merge_blocks(coalesce(std::move(races)));
+  // The same race in several blocks is one report naming the first block and how many others.
+  for (const BlockMergedRecord& m : merge_record_blocks(coalesce_records(std::move(log)))) {
+    races.push_back(launch.race_from(m.record));
+    if (m.other_blocks) {
+      const std::string more = " (and " + std::to_string(m.other_blocks) + " more)";
+      races.back().block += more;
+      races.back().units_text += more;
+    }
+  }
+  result.races = coalesce(std::move(races));
   if (parse_count(flags().verbose).value_or(0))
     std::fprintf(stderr,
                  "ldcc: %s<<<%s, %s>>>: %u warps x %llu bytes of shared targets in %s; %llu regions checked, %llu "

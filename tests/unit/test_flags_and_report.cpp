@@ -202,5 +202,50 @@ TEST(RaceFilter, LaterRoundsReportOnlyNewBytes) {
   EXPECT_EQ(second[0], record(RaceKind::WriteWrite, 1, 64, 68));
 }
 
+RaceRecord in_block(RaceRecord r, uint32_t block, uint32_t region = 0x00010002u) {
+  r.block = block;
+  r.region = region;
+  return r;
+}
+
+// Level W logs one record per 16-byte chunk: touching and overlapping chunks of one race in one block
+// become one range; a gap, another block, region or pair of units keeps them apart.
+TEST(CoalesceRecords, MergesTouchingRangesOfOneRaceInOneBlock) {
+  const auto merged = coalesce_records({in_block(record(RaceKind::WriteWrite, 0, 16, 32), 3),
+                                        in_block(record(RaceKind::WriteWrite, 0, 0, 16), 3),
+                                        in_block(record(RaceKind::WriteWrite, 0, 24, 40), 3),
+                                        in_block(record(RaceKind::WriteWrite, 0, 48, 64), 3),
+                                        in_block(record(RaceKind::WriteWrite, 0, 40, 48), 4),
+                                        in_block(record(RaceKind::WriteWrite, 0, 40, 48), 3, 0x00020003u),
+                                        in_block(record(RaceKind::WriteWrite, 1, 40, 48), 3)});
+  ASSERT_EQ(merged.size(), 5u);
+  EXPECT_EQ(merged[0], in_block(record(RaceKind::WriteWrite, 0, 0, 40), 3));
+  EXPECT_EQ(merged[1], in_block(record(RaceKind::WriteWrite, 0, 48, 64), 3));
+  EXPECT_EQ(merged[2], in_block(record(RaceKind::WriteWrite, 0, 40, 48), 4));
+  EXPECT_EQ(merged[3], in_block(record(RaceKind::WriteWrite, 1, 40, 48), 3));  // sorted by region, then units
+  EXPECT_EQ(merged[4], in_block(record(RaceKind::WriteWrite, 0, 40, 48), 3, 0x00020003u));
+}
+
+// The same race in blocks 7, 2 and 5 is one record for block 2 and 2 other blocks; a register race is
+// one per local whichever threads saw it.
+TEST(MergeRecordBlocks, KeepsTheLowestBlockAndCountsTheOthers) {
+  RaceRecord local{uint32_t(RaceKind::ReadWrite), kRegisterTarget | 3u, 1, kNoUnit, 33, 34};
+  RaceRecord other_thread = local;
+  other_thread.byte_lo = 70;
+  other_thread.byte_hi = 71;
+  const auto merged = merge_record_blocks({in_block(record(RaceKind::WriteWrite, 0, 0, 4), 7),
+                                           in_block(record(RaceKind::WriteWrite, 0, 0, 4), 2),
+                                           in_block(record(RaceKind::WriteWrite, 0, 4, 8), 7),
+                                           in_block(record(RaceKind::WriteWrite, 0, 0, 4), 5),
+                                           in_block(local, 1), in_block(other_thread, 0)});
+  ASSERT_EQ(merged.size(), 3u);
+  EXPECT_EQ(merged[0].record, in_block(record(RaceKind::WriteWrite, 0, 0, 4), 2));
+  EXPECT_EQ(merged[0].other_blocks, 2u);
+  EXPECT_EQ(merged[1].record, in_block(record(RaceKind::WriteWrite, 0, 4, 8), 7));
+  EXPECT_EQ(merged[1].other_blocks, 0u);
+  EXPECT_EQ(merged[2].record, in_block(other_thread, 0));
+  EXPECT_EQ(merged[2].other_blocks, 1u);
+}
+
 }  // namespace
 }  // namespace ldcc

@@ -34,6 +34,13 @@ inline bool operator==(const RaceRecord& a, const RaceRecord& b) {
          a.byte_lo == b.byte_lo && a.byte_hi == b.byte_hi && a.block == b.block && a.region == b.region;
 }
 
+// RaceRecord.target of a register race: the local's TU-wide index, or kDiverged when the thread
+// reached a different site in pass 2 than in pass 1. byte_lo is then the thread's index in its block.
+constexpr uint32_t kRegisterTarget = 0x80000000u;
+// RaceRecord.target of a race in global memory at level W: the launch's global target index.
+constexpr uint32_t kGlobalTarget = 0x40000000u;
+constexpr uint32_t kDiverged = 0xffffu;
+
 // The bounded device log. `count` keeps counting past `capacity`, so overflow is known exactly.
 struct RaceLogView {
   RaceRecord* records;

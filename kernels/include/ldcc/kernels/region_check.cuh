@@ -35,12 +35,7 @@ constexpr uint32_t kMaxWatches = 16;        // byte ranges one attribution launc
 constexpr uint32_t kSymbolWords = 2 + 8 * kMaxTargets;
 constexpr uint32_t kQueryWords = kSymbolWords + 1 + 2 * kMaxSymbols;
 
-// RaceRecord.target of a register race: the local's TU-wide index, or kDiverged when the thread
-// reached a different site in pass 2 than in pass 1. byte_lo is then the thread's index in its block.
-constexpr uint32_t kRegisterTarget = 0x80000000u;
-// RaceRecord.target of a race in global memory at level W: the launch's global target index.
-constexpr uint32_t kGlobalTarget = 0x40000000u;
-constexpr uint32_t kDiverged = 0xffffu;
+// RaceRecord.target of register and level W global races: kRegisterTarget, kGlobalTarget (race_record.h).
 
 // Counters the host reads after a checked launch.
 enum Counter : uint32_t { kRegionsChecked = 0, kPass2Skipped = 1, kGlobalAtomics = 2, kNumCounters = 4 };

@@ -7,7 +7,7 @@
 #     deterministic stdout (bench/determinism_compare.sh compares it between two GPUs);
 #   - kernel time, one program at a time: LDCC_TIMING sums over the program's translated launches
 #     (stream drained before and after each), 5 deterministic runs vs 5 LDCC_MODE=off runs of the same
-#     binary (native code), medians.
+#     binary (native code; fewer for a program with fewer output runs), medians.
 # Usage: bench/determinism_bench.sh BUILD_DIR OUT_PREFIX [RUNS] [MANIFEST]  -> OUT_PREFIX.csv, .md
 set -uo pipefail
 build="$1" prefix="$2" runs="${3:-20}"
@@ -19,7 +19,8 @@ trap 'rm -rf "$work"' EXIT
 export work programs manifest runs
 export CUDA_MODULE_LOADING=EAGER  # module loading stays out of the first launch's time (most have one)
 
-# One program's output runs: "$work/<name>.outputs" = native_distinct,deterministic_distinct,equals,md5
+# One program's output runs: "$work/<name>.outputs" = verdict,runs,native_distinct,deterministic_distinct,
+# deterministic_equals_native,deterministic_md5
 output_runs() {
   local exe="$1" base name native_exe verdict n d
   base="$(basename "$exe" _checked)"; name="${base#*_}"
@@ -48,8 +49,9 @@ kernel_us() { awk -F, '{s += $3} END {printf "%.1f\n", s}' "$1"; }
 echo "program,verdict,launches,native_kernel_us,deterministic_kernel_us,ratio,runs,native_distinct,deterministic_distinct,deterministic_equals_native,deterministic_md5" > "$prefix.csv"
 for exe in "$programs"/*_checked; do
   base="$(basename "$exe" _checked)"; name="${base#*_}"
+  IFS=, read -r verdict n nd dd same md5 < "$work/$name.outputs"
   : > "$work/off"; : > "$work/det"
-  for ((i = 0; i < 5; i++)); do
+  for ((i = 0; i < 5 && i < n; i++)); do
     rm -f "$work/t.csv"
     LDCC_MODE=off LDCC_TIMING="$work/t.csv" "$exe" > /dev/null 2>&1
     kernel_us "$work/t.csv" >> "$work/off"
@@ -58,7 +60,6 @@ for exe in "$programs"/*_checked; do
     kernel_us "$work/t.csv" >> "$work/det"
     launches=$(wc -l < "$work/t.csv")
   done
-  IFS=, read -r verdict n nd dd same md5 < "$work/$name.outputs"
   nk=$(median < "$work/off"); dk=$(median < "$work/det")
   ratio=$(awk -v a="$dk" -v b="$nk" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}')
   echo "$name,$verdict,$launches,$nk,$dk,$ratio,$n,$nd,$dd,$same,$md5" >> "$prefix.csv"

@@ -229,8 +229,7 @@ void record_unchecked(const std::string& warning, Mode mode) {
 // Deterministic mode (DESIGN.md section 7): one execution of the clone at the deterministic level,
 // whose sites merge the warps' shared copies in warp order; with global targets, the warps of a block
 // run each region in warp order and, with several blocks, the blocks run on private copies merged in
-// block order (deterministic.h). Returns "" when it ran,
-// else why the kernel must run natively.
+// block order (deterministic.h). Returns "" when it ran, else why the kernel must run natively.
 std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAllocation>& globals, dim3 grid,
                               LaunchCtx& ctx, cudaStream_t stream, uint64_t launch_bytes,
                               const std::function<cudaError_t()>& start) {
@@ -340,6 +339,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   int device = 0;
   cudaGetDevice(&device);
   std::vector<unsigned long long> q = known_layout(checked, device);
+  uint64_t query_bytes = 0;  // extra device memory of this launch's query, if it asked
   if (q.empty()) {
     DeviceBuffer query = DeviceBuffer::allocate(sizeof(unsigned long long) * kQueryWords, stream);
     if (!query) return unchecked("no device memory for the layout query");
@@ -353,6 +353,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
       return unchecked("the checked kernel could not start (" + why + ")");
     }
     ctx.query_out = nullptr;
+    query_bytes = query.bytes();
     remember_layout(checked, device, q);
   }
   PhaseProfile::end("layout query");
@@ -445,7 +446,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   ctx.log.capacity = capacity;
   ctx.counters = counters.get<unsigned long long>();
 
-  const uint64_t launch_bytes = sizeof(unsigned long long) * kQueryWords + scratch.bytes() + busy.bytes() + records.bytes() + counters.bytes();
+  const uint64_t launch_bytes = query_bytes + scratch.bytes() + busy.bytes() + records.bytes() + counters.bytes();
   PhaseProfile::end("copies and log allocation");
   const auto start_clone = [&] { return cudaLaunchKernel(checked, grid, block, args, dynamic_bytes, stream); };
   if (mode == Mode::Deterministic) {

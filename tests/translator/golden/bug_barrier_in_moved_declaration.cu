@@ -21,7 +21,7 @@ void run(int *out) {
 // CHECK: ldcc_sites[] = {{[{][{]}}"{{.*}}/bug_barrier_in_moved_declaration.cu", 12, 17, "__syncthreads_count()"}, {"{{.*}}/bug_barrier_in_moved_declaration.cu", 13, 3, "__syncthreads()"},
 // CHECK: ldcc_locals[] = {"countFlags: flagged", nullptr};
 // CHECK: #line 11 "{{.*}}/bug_barrier_in_moved_declaration.cu"
-// CHECK-NEXT: __global__ void __launch_bounds__(96) countFlags__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, int *out) {
+// CHECK-NEXT: __global__ void __launch_bounds__(96) countFlags__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, int *out) {
 // CHECK-SAME: ::ldcc::rt::type_t<int> flagged__ldcc1{{[{}]*}};
 // CHECK-SAME: ldcc_resume_2:; {
 // CHECK-NEXT:   { ldcc_t.bar_pred = (threadIdx.x % 3 == 0); { if (ldcc_site(0u)) goto ldcc_dispatch; ldcc_resume_0:; } } flagged__ldcc1 = ::ldcc::rt::bar_count(ldcc_t);

@@ -28,7 +28,7 @@ void run(int *data) {
 
 // CHECK: ldcc_sites[] = {{[{][{]}}"{{.*}}/bug_cg_group_by_reference.cu", 18, 3, "cooperative_groups::sync()"}, {"{{.*}}/bug_cg_group_by_reference.cu", 20, 3, "cooperative_groups::sync()"},
 // CHECK: #line 14 "{{.*}}/bug_cg_group_by_reference.cu"
-// CHECK-NEXT: __global__ void __launch_bounds__(64) pairSwap__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, int *data) {
+// CHECK-NEXT: __global__ void __launch_bounds__(64) pairSwap__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, int *data) {
 // CHECK-SAME: auto block__ldcc1 = cg::this_thread_block();
 // CHECK-SAME: ldcc_resume_2:; {
 // CHECK-NEXT: {{^ $}}

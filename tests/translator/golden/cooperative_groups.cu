@@ -35,7 +35,7 @@ void run(int *data, int blocks) {
 
 // block and r move whole, in order (r's initializer uses block); v is declared at function scope.
 // CHECK: #line 11 "{{.*}}/cooperative_groups.cu"
-// CHECK-NEXT: __global__ void __launch_bounds__(256) rotate__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, int *data) {
+// CHECK-NEXT: __global__ void __launch_bounds__(256) rotate__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, int *data) {
 // CHECK-SAME: ldcc_shared_type_0& buf = ::ldcc::rt::target_ref<ldcc_shared_type_0>(ldcc_t.base, ldcc_ctx.offsets[0]); auto block__ldcc1 = cg::this_thread_block(); const unsigned r__ldcc2 = block__ldcc1.thread_rank(); ::ldcc::rt::type_t<int> v__ldcc3{{[{}]*}};
 // CHECK-SAME: switch (ldcc_t.open) { case 0u: goto ldcc_resume_0; case 1u: goto ldcc_resume_1; case 2u: goto ldcc_resume_2; case 4u: goto ldcc_exit; default: goto ldcc_resume_3; } } ldcc_resume_3:; {
 // CHECK-NEXT: {{^ $}}

@@ -66,7 +66,7 @@ void run(const float *in, float *out, int rows, int n) {
 // The kernel's query describes the helper's array through its namespace-scope alias and
 // publishes its offset before entering.
 // CHECK: #line 19 "{{.*}}/device_helper.cu"
-// CHECK-NEXT: __global__ void __launch_bounds__(256) reduceRows__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, const float *in, float *out, int n) {
+// CHECK-NEXT: __global__ void __launch_bounds__(256) reduceRows__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, const float *in, float *out, int n) {
 // CHECK-SAME: ldcc_ctx.query_out[0] = 1ull; ldcc_ctx.query_out[1] = {{[0-9]+}}ull; ::ldcc::rt::describe<::ldcc_helper_shared_0>(ldcc_ctx.query_out, 0u); } return; }
 // CHECK-SAME: ldcc_bs.helper_off[0] = ldcc_ctx.offsets[0]; ::ldcc::rt::ThreadState ldcc_t; ::ldcc::rt::enter(ldcc_ctx, ldcc_bs, ldcc_t, ldcc_dynamic_shared, 5u);
 // CHECK-SAME: ::ldcc::rt::type_t<float> v__ldcc1{{[{}]*}}; ::ldcc::rt::type_t<float> total__ldcc2{{[{}]*}};

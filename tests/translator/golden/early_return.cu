@@ -34,7 +34,7 @@ void run(const float *in, float *out, int n) {
 
 // In the clone the dispatch knows the exit site (2) as a place a rewind may start from.
 // CHECK: #line 6 "{{.*}}/early_return.cu"
-// CHECK-NEXT: __global__ void __launch_bounds__(256) stencil__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, const float *in, float *out, int n) {
+// CHECK-NEXT: __global__ void __launch_bounds__(256) stencil__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, const float *in, float *out, int n) {
 // CHECK-SAME: switch (ldcc_t.open) { case 0u: goto ldcc_resume_0; case 2u: goto ldcc_exit; default: goto ldcc_resume_1; } } ldcc_resume_1:; {
 // CHECK-NEXT: {{^ $}}
 // CHECK-NEXT:   if (blockIdx.x * 256 >= n) goto ldcc_exit;

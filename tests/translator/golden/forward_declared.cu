@@ -39,9 +39,9 @@ template <int STEP> __global__ void addStep(int *data, int n) {
 // Each declaration is followed, on its own line (so no line moves), by the clone's.
 // CHECK: __device__ int g_counter;
 // CHECK-EMPTY:
-// CHECK-NEXT: __global__ void addOne(int *, int); __global__ void __launch_bounds__(128) addOne__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, int *, int);
-// CHECK-NEXT: __global__ void resetCounter(); __global__ void __launch_bounds__(1) resetCounter__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx);
-// CHECK-NEXT: template <int STEP> __global__ void addStep(int *data, int n); template <int STEP> __global__ void __launch_bounds__(128) addStep__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, int *data, int n);
+// CHECK-NEXT: __global__ void addOne(int *, int); __global__ void __launch_bounds__(128) addOne__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, int *, int);
+// CHECK-NEXT: __global__ void resetCounter(); __global__ void __launch_bounds__(1) resetCounter__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx);
+// CHECK-NEXT: template <int STEP> __global__ void addStep(int *data, int n); template <int STEP> __global__ void __launch_bounds__(128) addStep__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, int *data, int n);
 
 // The launches, before any definition.
 // CHECK:      void run(int *data, int n) {
@@ -52,12 +52,12 @@ template <int STEP> __global__ void addStep(int *data, int n) {
 
 // The definitions, each followed by its clone (with the parameter names of the definition).
 // CHECK: #line 19 "{{.*}}/forward_declared.cu"
-// CHECK-NEXT: __global__ void __launch_bounds__(128) addOne__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, int *data, int n) {
+// CHECK-NEXT: __global__ void __launch_bounds__(128) addOne__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, int *data, int n) {
 // CHECK-SAME: ldcc_shared_type_0& staged = ::ldcc::rt::target_ref<ldcc_shared_type_0>(ldcc_t.base, ldcc_ctx.offsets[0]);
 // CHECK:   { if (ldcc_site(0u)) goto ldcc_dispatch; ldcc_resume_0:; }
 // CHECK: #line 27 "{{.*}}/forward_declared.cu"
-// CHECK-NEXT: __global__ void __launch_bounds__(1) resetCounter__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx) {
+// CHECK-NEXT: __global__ void __launch_bounds__(1) resetCounter__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx) {
 // CHECK-SAME: { (*::ldcc::rt::store(ldcc_t, &(g_counter))) = 0; } ldcc_exit:
 // CHECK: #line 29 "{{.*}}/forward_declared.cu"
-// CHECK-NEXT: template <int STEP> __global__ void __launch_bounds__(128) addStep__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, int *data, int n) {
+// CHECK-NEXT: template <int STEP> __global__ void __launch_bounds__(128) addStep__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, int *data, int n) {
 // CHECK: if (i < n) (*::ldcc::rt::store(ldcc_t, &(data[i]))) += STEP;

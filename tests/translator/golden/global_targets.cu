@@ -50,7 +50,7 @@ void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *ou
 
 // The clone describes g_max in the query, rebases every pointer it receives (read-only ones too)
 // and redirects both __device__ variables it uses.
-// CHECK: __global__ void __launch_bounds__(256) scale__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, Buffers b, const float *weights, float *scratch, int *result, int n) {
+// CHECK: __global__ void __launch_bounds__(256) scale__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, Buffers b, const float *weights, float *scratch, int *result, int n) {
 // CHECK-SAME: ::ldcc::rt::describe_symbol(ldcc_ctx.query_out, 0u, &::g_max); } return; }
 // CHECK-SAME: ::ldcc::rt::enter(ldcc_ctx, ldcc_bs, ldcc_t, ldcc_dynamic_shared, {{[0-9]+}}u); b.in = ::ldcc::rt::global_ptr(ldcc_t, b.in); b.out = ::ldcc::rt::global_ptr(ldcc_t, b.out); b.flags = ::ldcc::rt::global_ptr(ldcc_t, b.flags); weights = ::ldcc::rt::global_ptr(ldcc_t, weights); scratch = ::ldcc::rt::global_ptr(ldcc_t, scratch); result = ::ldcc::rt::global_ptr(ldcc_t, result);
 // CHECK-SAME: auto& g_table = *::ldcc::rt::global_ptr(ldcc_t, &::g_table); auto& g_max = *::ldcc::rt::global_ptr(ldcc_t, &::g_max);

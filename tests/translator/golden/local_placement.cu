@@ -33,7 +33,7 @@ void run(const float *in, float *out) {
 // gid and twice move whole, in order, after the shared binding they do not need; v, w, t0
 // and count are declared at function scope (no initializer of theirs runs at entry).
 // CHECK: #line 9 "{{.*}}/local_placement.cu"
-// CHECK-NEXT: __global__ void __launch_bounds__(64) placement__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, const float *in, float *out, float factor) {
+// CHECK-NEXT: __global__ void __launch_bounds__(64) placement__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, const float *in, float *out, float factor) {
 // CHECK-SAME: ldcc_shared_type_0& s = ::ldcc::rt::target_ref<ldcc_shared_type_0>(ldcc_t.base, ldcc_ctx.offsets[0]); const int gid__ldcc1 = blockIdx.x * blockDim.x + threadIdx.x; const float twice__ldcc2 = factor * 2.0f; ::ldcc::rt::type_t<float> v__ldcc3{{[{}]*}}; ::ldcc::rt::type_t<float> w__ldcc4{{[{}]*}}; ::ldcc::rt::type_t<long long> t0__ldcc5{{[{}]*}}; ::ldcc::rt::type_t<int> count__ldcc6{{[{}]*}};
 // Checkpoints save all four; the register comparison skips t0.
 // CHECK-SAME: struct ldcc_frame { decltype(v__ldcc3) v__ldcc3; decltype(w__ldcc4) w__ldcc4; decltype(t0__ldcc5) t0__ldcc5; decltype(count__ldcc6) count__ldcc6; } ldcc_ck, ldcc_p1;

@@ -50,7 +50,7 @@ void run(const float *in, float *out, int blocks, int threads) {
 // scope, saved in the checkpoint frame and compared; the loop header assigns it. The
 // dispatch can jump back to either site, the one inside the loop included.
 // CHECK: #line 7 "{{.*}}/loop_barriers.cu"
-// CHECK-NEXT: __global__ void __launch_bounds__(1024) treeReduce__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, const float *in, float *out) {
+// CHECK-NEXT: __global__ void __launch_bounds__(1024) treeReduce__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, const float *in, float *out) {
 // CHECK-SAME: ldcc_shared_type_0& partial = ::ldcc::rt::target_ref<ldcc_shared_type_0>(ldcc_t.base, ldcc_ctx.offsets[0]); ::ldcc::rt::type_t<unsigned int> stride__ldcc1{{[{}]*}};
 // CHECK-SAME: struct ldcc_frame { decltype(stride__ldcc1) stride__ldcc1; } ldcc_ck, ldcc_p1;
 // CHECK-SAME: ::ldcc::rt::compare_local(ldcc_t, 0u, f.stride__ldcc1, stride__ldcc1);
@@ -70,7 +70,7 @@ void run(const float *in, float *out, int blocks, int threads) {
 // after its declaration) are declared at function scope; v's initialization stays in the
 // loop body as an assignment, executed on every iteration.
 // CHECK: #line 18 "{{.*}}/loop_barriers.cu"
-// CHECK-NEXT: __global__ void __launch_bounds__(64) tiledSum__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, const float *a, float *out, int tiles, int rounds) {
+// CHECK-NEXT: __global__ void __launch_bounds__(64) tiledSum__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, const float *a, float *out, int tiles, int rounds) {
 // CHECK-SAME: ::ldcc::rt::type_t<float> acc__ldcc1{{[{}]*}}; ::ldcc::rt::type_t<int> r__ldcc2{{[{}]*}}; ::ldcc::rt::type_t<int> t__ldcc3{{[{}]*}}; ::ldcc::rt::type_t<float> v__ldcc4{{[{}]*}};
 // CHECK-SAME: struct ldcc_frame { decltype(acc__ldcc1) acc__ldcc1; decltype(r__ldcc2) r__ldcc2; decltype(t__ldcc3) t__ldcc3; decltype(v__ldcc4) v__ldcc4; } ldcc_ck, ldcc_p1;
 // CHECK-SAME: switch (ldcc_t.open) { case 4u: goto ldcc_resume_4; case 5u: goto ldcc_resume_5; case 7u: goto ldcc_exit; default: goto ldcc_resume_6; } } ldcc_resume_6:; {

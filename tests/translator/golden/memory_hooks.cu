@@ -60,7 +60,7 @@ void run(const int *keys, int n, unsigned *bins, Stats *stats, float *out) {
 // CHECK-NEXT: #line 20 "{{.*}}/memory_hooks.cu"
 
 // CHECK: #line 22 "{{.*}}/memory_hooks.cu"
-// CHECK-NEXT: __global__ void __launch_bounds__(256) histogram__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, const int *keys, int n, unsigned *bins, Stats *stats, float *out) {
+// CHECK-NEXT: __global__ void __launch_bounds__(256) histogram__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, const int *keys, int n, unsigned *bins, Stats *stats, float *out) {
 // CHECK-SAME: ldcc_shared_type_0& local = ::ldcc::rt::target_ref<ldcc_shared_type_0>(ldcc_t.base, ldcc_ctx.offsets[0]);
 // CHECK-NEXT: {{^ $}}
 // Locals and the privatized shared array: plain stores.

@@ -71,7 +71,7 @@ void run(int *a, int *b, int *c, int n) {
 // The checked kernel in the same file gets its clone.
 // CHECK: __global__ void fine(int *data) {
 // CHECK: #line 33 "{{.*}}/refusals.cu"
-// CHECK-NEXT: __global__ void __launch_bounds__(64) fine__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, int *data) {
+// CHECK-NEXT: __global__ void __launch_bounds__(64) fine__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, int *data) {
 
 // Refused kernels launch through launch_unchecked (original only); the checked one does not.
 // CHECK-NOT: <<<

@@ -61,7 +61,7 @@ void run(float *out, const float *in, int n) {
 // extern array keeps its unknown bound), the query describes each, then each name
 // is bound to this warp's copy.
 // CHECK-NEXT: #line 16 "{{.*}}/shared_privatization.cu"
-// CHECK-NEXT: __global__ void __launch_bounds__(256) transposeScale__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, float *out, const float *in, int n) {
+// CHECK-NEXT: __global__ void __launch_bounds__(256) transposeScale__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, float *out, const float *in, int n) {
 // CHECK-SAME: using ldcc_shared_type_0 = float[16][17]; using ldcc_shared_type_1 = geo::Accum; using ldcc_shared_type_2 = int; using ldcc_shared_type_3 = int; using ldcc_shared_type_4 = float[]; using ldcc_shared_type_5 = int;
 // CHECK-SAME: if (ldcc_ctx.query_out) { if (::ldcc::rt::thread_rank() == 0 && ::ldcc::rt::block_rank() == 0) { ldcc_ctx.query_out[0] = 6ull; ldcc_ctx.query_out[1] = {{[0-9]+}}ull; ::ldcc::rt::describe<ldcc_shared_type_0>(ldcc_ctx.query_out, 0u); ::ldcc::rt::describe<ldcc_shared_type_1>(ldcc_ctx.query_out, 1u); ::ldcc::rt::describe<ldcc_shared_type_2>(ldcc_ctx.query_out, 2u); ::ldcc::rt::describe<ldcc_shared_type_3>(ldcc_ctx.query_out, 3u); ::ldcc::rt::describe<ldcc_shared_type_4>(ldcc_ctx.query_out, 4u); ::ldcc::rt::describe<ldcc_shared_type_5>(ldcc_ctx.query_out, 5u); } return; }
 // CHECK-SAME: ::ldcc::rt::ThreadState ldcc_t; ::ldcc::rt::enter(ldcc_ctx, ldcc_bs, ldcc_t, ldcc_dynamic_shared, 1u);

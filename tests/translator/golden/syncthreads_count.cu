@@ -27,7 +27,7 @@ void run(const int *in, int *out, int blocks) {
 // CHECK-NEXT: ldcc_locals[] = {"countAndIterate: mine", "countAndIterate: positives", "countAndIterate: allSmall", "countAndIterate: steps", nullptr};
 
 // CHECK: #line 6 "{{.*}}/syncthreads_count.cu"
-// CHECK-NEXT: __global__ void __launch_bounds__(128) countAndIterate__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, const int *in, int *out, int limit) {
+// CHECK-NEXT: __global__ void __launch_bounds__(128) countAndIterate__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, const int *in, int *out, int limit) {
 // CHECK-SAME: ::ldcc::rt::type_t<int> mine__ldcc1{{[{}]*}}; ::ldcc::rt::type_t<int> positives__ldcc2{{[{}]*}}; ::ldcc::rt::type_t<int> allSmall__ldcc3{{[{}]*}}; ::ldcc::rt::type_t<int> steps__ldcc4{{[{}]*}};
 // CHECK-SAME: switch (ldcc_t.open) { case 0u: goto ldcc_resume_0; case 1u: goto ldcc_resume_1; case 2u: goto ldcc_resume_2; case 4u: goto ldcc_exit; default: goto ldcc_resume_3; } } ldcc_resume_3:; {
 // CHECK-NEXT: {{^ $}}

@@ -56,7 +56,7 @@ void run(float *f, double *d, int blocks) {
 // The clone: same template header, a dependent shared type, plain `if` around the site.
 // CHECK: #line 11 "{{.*}}/template_kernel.cu"
 // CHECK-NEXT: template <typename T, int BLOCK>
-// CHECK-NEXT: __global__ void __launch_bounds__(128) scaleTile__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, T *data, T factor) {
+// CHECK-NEXT: __global__ void __launch_bounds__(128) scaleTile__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, T *data, T factor) {
 // CHECK-SAME: using ldcc_shared_type_0 = T[BLOCK];
 // CHECK-SAME: ::ldcc::rt::describe<ldcc_shared_type_0>(ldcc_ctx.query_out, 0u);
 // CHECK-SAME: ldcc_shared_type_0& tile = ::ldcc::rt::target_ref<ldcc_shared_type_0>(ldcc_t.base, ldcc_ctx.offsets[0]);
@@ -75,7 +75,7 @@ void run(float *f, double *d, int blocks) {
 
 // CHECK: #line 23 "{{.*}}/template_kernel.cu"
 // CHECK-NEXT: template <typename T>
-// CHECK-NEXT: __global__ void __launch_bounds__(64) fill__ldcc_checked(::ldcc::rt::LaunchCtx ldcc_ctx, T *data, T value) {
+// CHECK-NEXT: __global__ void __launch_bounds__(64) fill__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, T *data, T value) {
 // CHECK: #line 26 "{{.*}}/template_kernel.cu"
 
 // Inside a template the deduced arguments are unknown: the launch is left alone (and warned).

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace ldcc {
 namespace {
@@ -12,8 +14,8 @@ auto record_units(const RaceRecord& r) { return std::tie(r.kind, r.target, r.reg
 
 std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records) {
   std::sort(records.begin(), records.end(), [](const RaceRecord& a, const RaceRecord& b) {
-    return std::tuple_cat(record_units(a), std::tie(a.block, a.byte_lo, a.byte_hi)) <
-           std::tuple_cat(record_units(b), std::tie(b.block, b.byte_lo, b.byte_hi));
+    return std::tie(a.kind, a.target, a.region, a.unit_a, a.unit_b, a.block, a.byte_lo, a.byte_hi) <
+           std::tie(b.kind, b.target, b.region, b.unit_a, b.unit_b, b.block, b.byte_lo, b.byte_hi);
   });
   std::vector<RaceRecord> merged;
   for (const RaceRecord& r : records) {
@@ -26,14 +28,27 @@ std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records) {
   return merged;
 }
 
+RaceRecord record_key(const RaceRecord& r) {
+  RaceRecord key = r;
+  key.block = kNoUnit;
+  if (r.target & kRegisterTarget) key.byte_lo = key.byte_hi = 0;  // one race per local, whichever threads
+  return key;
+}
+
+size_t RecordHash::operator()(const RaceRecord& r) const {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a over the fields
+  for (uint64_t v : {uint64_t(r.kind), uint64_t(r.target), uint64_t(r.region), uint64_t(r.unit_a), uint64_t(r.unit_b),
+                     uint64_t(r.block), r.byte_lo, r.byte_hi})
+    h = (h ^ v) * 1099511628211ull;
+  return size_t(h);
+}
+
 std::vector<BlockMergedRecord> merge_record_blocks(const std::vector<RaceRecord>& records) {
   std::vector<BlockMergedRecord> out;
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint64_t, uint64_t>, size_t> first;
+  std::unordered_map<RaceRecord, size_t, RecordHash> first;  // record_key -> its index in out
+  first.reserve(records.size());
   for (const RaceRecord& r : records) {
-    // A register race is one per local, whichever threads (byte_lo: the thread) saw it.
-    const bool per_thread = r.target & kRegisterTarget;
-    const auto key = std::tuple_cat(record_units(r), std::make_tuple(per_thread ? 0 : r.byte_lo, per_thread ? 0 : r.byte_hi));
-    auto [it, inserted] = first.emplace(key, out.size());
+    auto [it, inserted] = first.emplace(record_key(r), out.size());
     if (inserted) {
       out.push_back({r, 0});
       continue;
@@ -43,6 +58,12 @@ std::vector<BlockMergedRecord> merge_record_blocks(const std::vector<RaceRecord>
     if (r.block < m.record.block) m.record = r;
   }
   return out;
+}
+
+void SeenRecords::drop_seen(std::vector<BlockMergedRecord>& records) {
+  records.erase(std::remove_if(records.begin(), records.end(),
+                               [&](const BlockMergedRecord& m) { return !seen_.insert(record_key(m.record)).second; }),
+                records.end());
 }
 
 void ByteRanges::add(uint64_t lo, uint64_t hi) {

@@ -10,8 +10,10 @@
 //    it with different values in the two passes, which shows up as a rw record on that element.
 // Elements are the target's element size (1 where unknown): a race is about a variable's element.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <map>
+#include <unordered_set>
 #include <vector>
 
 #include "ldcc/kernels/race_record.h"
@@ -29,6 +31,24 @@ struct BlockMergedRecord {
   uint64_t other_blocks = 0;
 };
 std::vector<BlockMergedRecord> merge_record_blocks(const std::vector<RaceRecord>& records);
+
+// The record without its block (a register race: without its thread either): what stays the same
+// when the same race happens in another block or another launch.
+RaceRecord record_key(const RaceRecord& r);
+struct RecordHash {
+  size_t operator()(const RaceRecord& r) const;
+};
+
+// The records a clone's earlier launches reported, by record_key: a kernel launched in a loop logs
+// the same races every time, and turning them into reports again is most of a racy launch's cost.
+class SeenRecords {
+ public:
+  // Removes the records seen before and remembers the rest.
+  void drop_seen(std::vector<BlockMergedRecord>& records);
+
+ private:
+  std::unordered_set<RaceRecord, RecordHash> seen_;
+};
 
 class ByteRanges {
  public:

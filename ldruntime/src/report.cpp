@@ -46,6 +46,11 @@ std::string json_units(const std::vector<uint32_t>& units) {
   return out + "]";
 }
 
+// The same race in other blocks of its launch, as the text and JSON reports say it.
+std::string more_blocks(const Race& r) {
+  return r.other_blocks ? " (and " + std::to_string(r.other_blocks) + " more)" : "";
+}
+
 std::string element_text(const Race& r) {
   if (!r.element.empty()) return r.element;
   const uint64_t first = r.byte_lo / r.element_size, last = (r.byte_hi - 1) / r.element_size;
@@ -58,16 +63,19 @@ std::string element_text(const Race& r) {
 
 }  // namespace
 
+bool RaceOrder::operator()(const Race& a, const Race& b) const {
+  return std::tuple_cat(identity(a), std::tie(a.byte_lo, a.byte_hi)) < std::tuple_cat(identity(b), std::tie(b.byte_lo, b.byte_hi));
+}
+
 std::vector<Race> coalesce(std::vector<Race> races) {
-  std::sort(races.begin(), races.end(), [](const Race& a, const Race& b) {
-    return std::tuple_cat(identity(a), std::tie(a.byte_lo, a.byte_hi)) < std::tuple_cat(identity(b), std::tie(b.byte_lo, b.byte_hi));
-  });
+  std::sort(races.begin(), races.end(), RaceOrder());
   std::vector<Race> merged;
   for (Race& race : races) {
     // Same race if it continues the previous range or falls in the element where that one ends.
     const auto element_end = [](const Race& r) { return (r.byte_hi + r.element_size - 1) / r.element_size * r.element_size; };
     if (!merged.empty() && identity(merged.back()) == identity(race) && race.byte_lo <= element_end(merged.back())) {
       merged.back().byte_hi = std::max(merged.back().byte_hi, race.byte_hi);
+      merged.back().other_blocks = std::max(merged.back().other_blocks, race.other_blocks);
       continue;
     }
     merged.push_back(std::move(race));
@@ -103,13 +111,13 @@ std::string format_race(const Race& r) {
   else
     out << " (bytes " << r.byte_lo << ".." << r.byte_hi - 1 << " of " << r.target << ")\n";
   if (!r.units_text.empty())
-    out << "  units:    " << r.units_text << "\n";
+    out << "  units:    " << r.units_text << more_blocks(r) << "\n";
   else if (r.kind == RaceKind::WriteWrite)
     out << "  units:    " << format_units(r.unit_kind, r.units_a) << " and " << format_units(r.unit_kind, r.units_b)
-        << " both wrote it\n";
+        << " both wrote it" << more_blocks(r) << "\n";
   else
     out << "  units:    " << format_units(r.unit_kind, r.units_a)
-        << " read a value another " << r.unit_kind << " wrote in the same region\n";
+        << " read a value another " << r.unit_kind << " wrote in the same region" << more_blocks(r) << "\n";
   return out.str();
 }
 
@@ -187,8 +195,9 @@ std::string races_to_json(const std::vector<Race>& races, uint64_t launches, uin
         << ",\"first_element\":" << r.byte_lo / r.element_size << ",\"last_element\":" << (r.byte_hi - 1) / r.element_size
         << ",\"byte_lo\":" << r.byte_lo << ",\"byte_hi\":" << r.byte_hi << ",\"unit_kind\":\"" << r.unit_kind
         << "\",\"units_a\":" << json_units(r.units_a) << ",\"units_b\":" << json_units(r.units_b)
-        << ",\"block\":\"" << json_escape(r.block) << "\",\"element\":\"" << json_escape(element_text(r))
-        << "\",\"units\":\"" << json_escape(r.units_text) << "\"}";
+        << ",\"block\":\"" << json_escape(r.block + more_blocks(r)) << "\",\"other_blocks\":" << r.other_blocks
+        << ",\"element\":\"" << json_escape(element_text(r)) << "\",\"units\":\""
+        << json_escape(r.units_text.empty() ? "" : r.units_text + more_blocks(r)) << "\"}";
   }
   out << "]}\n";
   return out.str();
@@ -213,8 +222,8 @@ void ProcessReport::add(const LaunchResult& result) {
   peak_extra_bytes_ = std::max(peak_extra_bytes_, result.extra_device_bytes);
   std::vector<Race> fresh;
   for (const Race& race : result.races) {
-    // Seen before in this process (a kernel launched in a loop): keyed on its whole text.
-    if (!reported_.insert(races_to_json({race}, 0, 0, 0)).second) continue;
+    // Seen before in this process (a kernel launched in a loop), however many blocks saw it there.
+    if (!reported_.insert(race).second) continue;
     races_.push_back(race);
     fresh.push_back(race);
   }

@@ -9,6 +9,11 @@
 
 namespace ldcc {
 
+// Orders races by all they say but other_blocks: the same race however many blocks saw it.
+struct RaceOrder {
+  bool operator()(const Race& a, const Race& b) const;
+};
+
 // Merges races that differ only by byte ranges that overlap, touch, or share an element.
 std::vector<Race> coalesce(std::vector<Race> races);
 
@@ -39,7 +44,7 @@ class ProcessReport {
  private:
   ProcessReport();
   std::vector<Race> races_;
-  std::set<std::string> reported_;
+  std::set<Race, RaceOrder> reported_;
   std::set<std::string> printed_groups_;
   uint64_t launches_ = 0, unchecked_ = 0, dropped_ = 0, peak_extra_bytes_ = 0;
   uint64_t ordered_ = 0, native_ = 0;  // deterministic mode's launches

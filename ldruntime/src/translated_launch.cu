@@ -268,6 +268,9 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
 std::mutex layouts_mutex;
 std::map<std::pair<const void*, int>, std::vector<unsigned long long>> layouts;
 
+std::mutex seen_mutex;
+std::map<const void*, SeenRecords> seen_records;  // per clone
+
 std::vector<unsigned long long> known_layout(const void* clone, int device) {
   std::lock_guard<std::mutex> lock(layouts_mutex);
   auto it = layouts.find({clone, device});
@@ -537,14 +540,16 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   result.dropped_records += logged - log.size();
   result.regions += count[kRegionsChecked];
   std::vector<Race> races = std::move(result.races);
-  // The same race in several blocks is one report naming the first block and how many others.
-  for (const BlockMergedRecord& m : merge_record_blocks(coalesce_records(std::move(log)))) {
+  // The same race in several blocks is one report naming the first block and how many others; one
+  // an earlier launch reported is not made into a report again.
+  std::vector<BlockMergedRecord> merged = merge_record_blocks(coalesce_records(std::move(log)));
+  {
+    std::lock_guard<std::mutex> lock(seen_mutex);
+    seen_records[checked].drop_seen(merged);
+  }
+  for (const BlockMergedRecord& m : merged) {
     races.push_back(launch.race_from(m.record));
-    if (m.other_blocks) {
-      const std::string more = " (and " + std::to_string(m.other_blocks) + " more)";
-      races.back().block += more;
-      races.back().units_text += more;
-    }
+    races.back().other_blocks = m.other_blocks;
   }
   result.races = coalesce(std::move(races));
   if (parse_count(flags().verbose).value_or(0))

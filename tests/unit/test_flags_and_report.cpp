@@ -110,7 +110,7 @@ TEST(Report, Json) {
             "{\"checked_launches\":1,\"unchecked_launches\":0,\"dropped_records\":0,\"races\":[{\"kind\":\"write-write\","
             "\"space\":\"global\",\"kernel\":\"scatter\",\"region\":\"kernel entry .. kernel exit\",\"variable\":\"out\","
             "\"element_size\":4,\"first_element\":3,\"last_element\":3,\"byte_lo\":12,\"byte_hi\":16,\"unit_kind\":\"block\","
-            "\"units_a\":[3],\"units_b\":[7],\"block\":\"\",\"element\":\"out[3]\",\"units\":\"\"}]}\n");
+            "\"units_a\":[3],\"units_b\":[7],\"block\":\"\",\"other_blocks\":0,\"element\":\"out[3]\",\"units\":\"\"}]}\n");
 }
 
 // Level W in a translated kernel: the block, a two-dimensional element and who raced, in words.
@@ -129,11 +129,36 @@ TEST(Report, WarpRaceText) {
             "  region:   from __syncthreads() at a.cu:10:3 to __syncthreads() at a.cu:14:3\n"
             "  variable: tile[1][1] (bytes 136..139 of tile)\n"
             "  units:    warp 1 and warp 3 of block (2,0,0) both wrote it\n");
+  // The same race in 4 more blocks of the launch: said after who raced, in the text and the JSON.
+  r.other_blocks = 4;
+  EXPECT_NE(format_race(r).find("  units:    warp 1 and warp 3 of block (2,0,0) both wrote it (and 4 more)\n"),
+            std::string::npos);
+  const std::string json = races_to_json({r}, 1, 0, 0);
+  EXPECT_NE(json.find("\"block\":\"(2,0,0) (and 4 more)\",\"other_blocks\":4,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"units\":\"warp 1 and warp 3 of block (2,0,0) both wrote it (and 4 more)\""), std::string::npos);
+  r.other_blocks = 0;
   r.space = "register";
   r.kind = RaceKind::ReadWrite;
   r.target = "local reduce: v";
   r.element = "thread 37";
   EXPECT_NE(format_race(r).find("  variable: thread 37 (local reduce: v)\n"), std::string::npos);
+}
+
+// A kernel launched in a loop finds the same race in every launch, seen by more or fewer blocks: it is
+// one race of the process, and coalescing keeps the most blocks any merged range was seen in.
+TEST(Report, RacesDifferingOnlyInHowManyBlocksSawThemAreOne) {
+  Race a = race(RaceKind::WriteWrite, 0, 4, {0}, {1});
+  Race b = a;
+  a.other_blocks = 100;
+  b.other_blocks = 7;
+  EXPECT_FALSE(RaceOrder()(a, b));
+  EXPECT_FALSE(RaceOrder()(b, a));
+  b.byte_lo = 4;
+  b.byte_hi = 8;
+  const std::vector<Race> merged = coalesce({b, a});
+  ASSERT_EQ(merged.size(), 1u);
+  EXPECT_EQ(merged[0].byte_hi, 8u);
+  EXPECT_EQ(merged[0].other_blocks, 100u);
 }
 
 }  // namespace
@@ -245,6 +270,23 @@ TEST(MergeRecordBlocks, KeepsTheLowestBlockAndCountsTheOthers) {
   EXPECT_EQ(merged[1].other_blocks, 0u);
   EXPECT_EQ(merged[2].record, in_block(other_thread, 0));
   EXPECT_EQ(merged[2].other_blocks, 1u);
+}
+
+// A later launch of the same clone logs the same races, in other blocks too: only its new ones
+// become reports.
+TEST(SeenRecords, DropsWhatAnEarlierLaunchReportedInAnyBlock) {
+  SeenRecords seen;
+  std::vector<BlockMergedRecord> first = {{in_block(record(RaceKind::WriteWrite, 0, 0, 4), 2), 5},
+                                          {in_block(record(RaceKind::ReadWrite, 1, 8, 12), 0), 0}};
+  seen.drop_seen(first);
+  EXPECT_EQ(first.size(), 2u);
+  std::vector<BlockMergedRecord> second = {{in_block(record(RaceKind::WriteWrite, 0, 0, 4), 9), 1},
+                                           {in_block(record(RaceKind::WriteWrite, 0, 4, 8), 2), 0},
+                                           {in_block(record(RaceKind::ReadWrite, 1, 8, 12), 0, 0x00030004u), 0}};
+  seen.drop_seen(second);
+  ASSERT_EQ(second.size(), 2u);  // the ww race on bytes 0..3 was reported; another range and region are new
+  EXPECT_EQ(second[0].record, in_block(record(RaceKind::WriteWrite, 0, 4, 8), 2));
+  EXPECT_EQ(second[1].record, in_block(record(RaceKind::ReadWrite, 1, 8, 12), 0, 0x00030004u));
 }
 
 }  // namespace

@@ -78,12 +78,13 @@ struct Race {
   uint64_t byte_lo = 0, byte_hi = 0;  // within the target
   std::string unit_kind;              // "block", "warp", "unit"
   std::vector<uint32_t> units_a, units_b;  // one unit each unless a memory-limited round shared copies
-  // Level W in translated kernels: the block the warps belong to ("(2,0,0)", with "and N other
-  // blocks" when the same race happened in several), the element as the source writes it
-  // ("tile[3][5]", or "thread 37" for a local), and who raced, in words.
+  // Level W in translated kernels: the block the warps belong to ("(2,0,0)", the lowest where the
+  // same race happened in several), the element as the source writes it ("tile[3][5]", or "thread
+  // 37" for a local), who raced, in words, and in how many other blocks of the launch it happened.
   std::string block;
   std::string element;
   std::string units_text;
+  uint64_t other_blocks = 0;
 };
 
 struct LaunchResult {

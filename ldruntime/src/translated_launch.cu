@@ -347,6 +347,9 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     DeviceBuffer query = DeviceBuffer::allocate(sizeof(unsigned long long) * kQueryWords, stream);
     if (!query) return unchecked("no device memory for the layout query");
     cudaMemsetAsync(query.get<void>(), 0, query.bytes(), stream);
+    // Its own phase: the process's first buffer also creates ldcc's memory pool (about 10 ms go to
+    // the first launch of a clone, buffer or query launch: this tells them apart).
+    PhaseProfile::end("layout query buffer");
     ctx.query_out = query.get<unsigned long long>();
     q.resize(kQueryWords);
     if (cudaLaunchKernel(checked, dim3(1), dim3(1), args, 0, stream) != cudaSuccess ||

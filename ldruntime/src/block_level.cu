@@ -328,6 +328,7 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
       outcome.races.push_back(race);
     }
   }
+  PhaseProfile::end("reports");
   outcome.checked = true;
   outcome.atomics = atomics;
   if (atomics) outcome.footprints.clear();

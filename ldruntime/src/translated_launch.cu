@@ -212,6 +212,9 @@ struct Launch {
   }
 };
 
+// LDCC_PROFILE's name for the original kernel run after level B alone (the profile syncs after it).
+constexpr const char* kOriginalKernelPhase = "original kernel (it makes the results when level W does not run)";
+
 void run_original(const void* original, dim3 grid, dim3 block, size_t shared, cudaStream_t stream,
                   void** args) {
   // cudaLaunchKernel sets the error cudaGetLastError() reports, as <<<>>> does.
@@ -509,13 +512,18 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
       // Level B already warned when it could not run; a single block says why here.
       if (block_level) {
         record_unchecked(no_warp_globals, mode);
-        return run_original(original, grid, block, shared_bytes, stream, args);
+        run_original(original, grid, block, shared_bytes, stream, args);
+        PhaseProfile::end(kOriginalKernelPhase);
+        return;
       }
       return unchecked(no_warp_globals);
     }
     result.races = coalesce(std::move(result.races));
     ProcessReport::instance().add(result);
-    return run_original(original, grid, block, shared_bytes, stream, args);
+    PhaseProfile::end("reports");
+    run_original(original, grid, block, shared_bytes, stream, args);
+    PhaseProfile::end(kOriginalKernelPhase);
+    return;
   }
   launch.globals = globals;
   result.extra_device_bytes = std::max(result.extra_device_bytes, launch_bytes + warp_globals.bytes());

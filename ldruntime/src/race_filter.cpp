@@ -60,10 +60,13 @@ std::vector<BlockMergedRecord> merge_record_blocks(const std::vector<RaceRecord>
   return out;
 }
 
-void SeenRecords::drop_seen(std::vector<BlockMergedRecord>& records) {
-  records.erase(std::remove_if(records.begin(), records.end(),
-                               [&](const BlockMergedRecord& m) { return !seen_.insert(record_key(m.record)).second; }),
-                records.end());
+void SeenRecords::drop_seen(std::vector<RaceRecord>& records) {
+  // This launch's own repeats stay (merge_record_blocks counts the blocks), so remember them after.
+  std::vector<RaceRecord> fresh;
+  for (const RaceRecord& r : records)
+    if (!seen_.count(record_key(r))) fresh.push_back(r);
+  for (const RaceRecord& r : fresh) seen_.insert(record_key(r));
+  records = std::move(fresh);
 }
 
 void ByteRanges::add(uint64_t lo, uint64_t hi) {

@@ -39,12 +39,13 @@ struct RecordHash {
   size_t operator()(const RaceRecord& r) const;
 };
 
-// The records a clone's earlier launches reported, by record_key: a kernel launched in a loop logs
-// the same races every time, and turning them into reports again is most of a racy launch's cost.
+// The device records a clone's launches logged so far, by record_key: a kernel launched in a loop
+// logs the same races every time (scan_race: the log's 65536 records in each of 384 launches), and
+// sorting, merging and turning them into reports again was most of a racy launch's cost.
 class SeenRecords {
  public:
-  // Removes the records seen before and remembers the rest.
-  void drop_seen(std::vector<BlockMergedRecord>& records);
+  // Removes the records an earlier call saw (in any block) and remembers the rest.
+  void drop_seen(std::vector<RaceRecord>& records);
 
  private:
   std::unordered_set<RaceRecord, RecordHash> seen_;

@@ -551,14 +551,13 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   result.dropped_records += logged - log.size();
   result.regions += count[kRegionsChecked];
   std::vector<Race> races = std::move(result.races);
-  // The same race in several blocks is one report naming the first block and how many others; one
-  // an earlier launch reported is not made into a report again.
-  std::vector<BlockMergedRecord> merged = merge_record_blocks(coalesce_records(std::move(log)));
+  // A record an earlier launch logged is not made into a report again. The same race in several
+  // blocks is one report naming the first block and how many others.
   {
     std::lock_guard<std::mutex> lock(seen_mutex);
-    seen_records[checked].drop_seen(merged);
+    seen_records[checked].drop_seen(log);
   }
-  for (const BlockMergedRecord& m : merged) {
+  for (const BlockMergedRecord& m : merge_record_blocks(coalesce_records(std::move(log)))) {
     races.push_back(launch.race_from(m.record));
     races.back().other_blocks = m.other_blocks;
   }

@@ -272,21 +272,28 @@ TEST(MergeRecordBlocks, KeepsTheLowestBlockAndCountsTheOthers) {
   EXPECT_EQ(merged[2].other_blocks, 1u);
 }
 
-// A later launch of the same clone logs the same races, in other blocks too: only its new ones
-// become reports.
-TEST(SeenRecords, DropsWhatAnEarlierLaunchReportedInAnyBlock) {
+// A later launch of the same clone logs the same races, in other blocks too: only its new records
+// go on to become reports. A launch's own repeats in several blocks stay for merge_record_blocks.
+TEST(SeenRecords, DropsWhatAnEarlierLaunchLoggedInAnyBlock) {
   SeenRecords seen;
-  std::vector<BlockMergedRecord> first = {{in_block(record(RaceKind::WriteWrite, 0, 0, 4), 2), 5},
-                                          {in_block(record(RaceKind::ReadWrite, 1, 8, 12), 0), 0}};
+  std::vector<RaceRecord> first = {in_block(record(RaceKind::WriteWrite, 0, 0, 4), 2),
+                                   in_block(record(RaceKind::WriteWrite, 0, 0, 4), 5),
+                                   in_block(record(RaceKind::ReadWrite, 1, 8, 12), 0)};
   seen.drop_seen(first);
-  EXPECT_EQ(first.size(), 2u);
-  std::vector<BlockMergedRecord> second = {{in_block(record(RaceKind::WriteWrite, 0, 0, 4), 9), 1},
-                                           {in_block(record(RaceKind::WriteWrite, 0, 4, 8), 2), 0},
-                                           {in_block(record(RaceKind::ReadWrite, 1, 8, 12), 0, 0x00030004u), 0}};
+  EXPECT_EQ(first.size(), 3u);
+  std::vector<RaceRecord> second = {in_block(record(RaceKind::WriteWrite, 0, 0, 4), 9),
+                                    in_block(record(RaceKind::WriteWrite, 0, 4, 8), 2),
+                                    in_block(record(RaceKind::WriteWrite, 0, 4, 8), 3),
+                                    in_block(record(RaceKind::ReadWrite, 1, 8, 12), 0, 0x00030004u)};
   seen.drop_seen(second);
-  ASSERT_EQ(second.size(), 2u);  // the ww race on bytes 0..3 was reported; another range and region are new
-  EXPECT_EQ(second[0].record, in_block(record(RaceKind::WriteWrite, 0, 4, 8), 2));
-  EXPECT_EQ(second[1].record, in_block(record(RaceKind::ReadWrite, 1, 8, 12), 0, 0x00030004u));
+  // Bytes 0..3 were logged before; another range (in two blocks) and another region are new.
+  ASSERT_EQ(second.size(), 3u);
+  EXPECT_EQ(second[0], in_block(record(RaceKind::WriteWrite, 0, 4, 8), 2));
+  EXPECT_EQ(second[1], in_block(record(RaceKind::WriteWrite, 0, 4, 8), 3));
+  EXPECT_EQ(second[2], in_block(record(RaceKind::ReadWrite, 1, 8, 12), 0, 0x00030004u));
+  std::vector<RaceRecord> third = second;
+  seen.drop_seen(third);
+  EXPECT_TRUE(third.empty());
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 # Runs on the GPU machine (no clang, no network): the runtime-only build, the whole GPU test suite
 # and the benchmarks. Logs and CSV go to $OUT (the device tool brings them back), else to ./gpu-out.
 # Usage: scripts/gpu_run.sh [tests] [corpus] [bench] [bench-quick] [bench-corpus] [bench-deterministic]
-#                          [eval] [eval-quick] [examples]
+#                          [eval] [eval-quick] [examples] [probes]
 #        (default: tests examples bench). The corpus needs scripts/translate_corpus.sh run first.
 #        LDCC_GPU_TARGETS: build only these CMake targets (e.g. eval_programs) instead of everything;
 #        LDCC_CTEST_JOBS: tests run at a time (default 4).
@@ -49,6 +49,9 @@ for step in "${steps[@]}"; do
       (cd "$build" && ./examples/library_api/library_api_example 2>&1 && LDCC_MODE=off ./examples/library_api/library_api_example 2>&1) | tee "$out/examples.log" ;;
     bench)
       "$build/bench/bench_check_ops" --csv "$out/check_ops.csv" 2>&1 | tee "$out/bench_check_ops.log" | tail -60 ;;
+    probes)  # one process per measurement: each first time happens once per process
+      { "$build/bench/probe_first_launch" steps
+        for bytes in 1600 3200 6400; do "$build/bench/probe_first_launch" stack "$bytes"; done; } 2>&1 | tee "$out/first_launch.md" ;;
     bench-quick)
       "$build/bench/bench_check_ops" --quick --csv "$out/check_ops.csv" 2>&1 | tee "$out/bench_check_ops.log" | tail -60 ;;
     *) echo "gpu_run.sh: unknown step $step" >&2; status=2 ;;

@@ -10,7 +10,7 @@ Markdown report and a gnuplot plot.
   4. profile (like the LD paper's Figure 8): share of each LDCC_PROFILE phase
   5. deterministic outputs: distinct stdouts over the repeats
 
-usage: eval_report.py RAW_DIR MANIFEST DEVICE_TXT OUT_PREFIX [--commit SHA] [--racecheck-timeout S]
+usage: eval_report.py RAW_DIR MANIFEST DEVICE_TXT OUT_PREFIX [--commit SHA] [--racecheck-timeout S] [--readme README]
   (writes OUT_PREFIX.csv, OUT_PREFIX.md, OUT_PREFIX.png; DEVICE_TXT: 'name, memory, driver' from
   nvidia-smi, then the UTC date). Missing files give '-' (or an empty CSV cell), never an error.
 """
@@ -498,12 +498,72 @@ def geomean_lines(programs, key):
     return out
 
 
+def slowdown_tables(programs, timeout_s):
+    """Section 2's tables: per program, geometric means and the goals of issue 6 (the README shows them too)."""
+    out = ["| program | native ms | check ms | check / native | det. ms | det. / native | racecheck ms "
+            "| racecheck / native | racecheck / check | native wall ms | check wall ms |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for p in programs:
+        rc, lb = p["racecheck"], p["rc_lower_bound"]
+        out.append("| " + " | ".join([p["program"], fms(p["native"]["gpu_ms"]), fms(p["check"]["gpu_ms"]), fx(p["check_over_native"]),
+                                      fms(p["deterministic"]["gpu_ms"]), fx(p["det_over_native"]),
+                                      fms(rc.get("gpu_ms")) if rc["status"] == "ok" else ("timed out" if lb else "-"),
+                                      fx(p["rc_over_native"], lb), fx(p["rc_over_check"], lb),
+                                      fms(p["native"]["wall_ms"], 0), fms(p["check"]["wall_ms"], 0)]) + " |")
+    out += ["", "Geometric means (racecheck: over the programs where it finished; n = programs counted):", "",
+            "| programs | check / native | det. / native | racecheck / native | racecheck / check |", "|---|---:|---:|---:|---:|"]
+    means = {key: geomean_lines(programs, key) for key in ("check_over_native", "det_over_native", "rc_over_native", "rc_over_check")}
+    for row in range(3):
+        label = means["check_over_native"][row][0]
+        out.append(f"| {label} | " + " | ".join(
+            f"{fx(means[k][row][1])} (n={means[k][row][2]})" if means[k][row][1] is not None else "-"
+            for k in ("check_over_native", "det_over_native", "rc_over_native", "rc_over_check")) + " |")
+    check_g, det_g = means["check_over_native"][0][1], means["det_over_native"][0][1]
+    finished = [(p["rc_over_check"], p["program"]) for p in programs if p["racecheck"]["status"] == "ok" and p["rc_over_check"] is not None]
+    goal = lambda ok: "met" if ok else "**not met**"
+    out += ["", "Goals (issue 6): "
+            + (f"check geomean ≤ 4×: {fx(check_g)}, {goal(check_g <= 4)}; " if check_g is not None else "check geomean ≤ 4×: no data; ")
+            + (f"deterministic geomean ≤ 2×: {fx(det_g)}, {goal(det_g <= 2)}; " if det_g is not None else "deterministic geomean ≤ 2×: no data; ")
+            + (f"racecheck / check ≥ 10× on every program where racecheck finishes: minimum {fx(min(finished)[0])} "
+               f"({min(finished)[1]}; over {plural(len(finished), 'program')}), {goal(min(finished)[0] >= 10)}." if finished else
+               "racecheck / check ≥ 10× where racecheck finishes: no racecheck run finished."), ""]
+    timed_out = [p for p in programs if p["rc_lower_bound"]]
+    if timed_out:
+        out += ["racecheck timed out on " + ", ".join(f"{p['program']} (racecheck / check {fx(p['rc_over_check'], True)})" for p in timed_out) + ".", ""]
+    return out
+
+
+def run_line(programs, device, args, repeats, timeout_s):
+    """Which device, date, commit and runs the numbers come from."""
+    racecheck = (f"one racecheck run (timeout {timeout_s:g} s)" if any(p["racecheck"]["status"] != "missing" for p in programs)
+                 else "no racecheck runs")
+    return (f"Device: **{device['name']}** ({device['memory']}, driver {device['driver']}); run {device['date']}; "
+            f"commit {args.commit or 'unknown'}; "
+            + ("1 run each of native, check and deterministic" if repeats == "1" else
+               f"{repeats} repeats of native, check and deterministic runs (medians)")
+            + f"; {racecheck}.")
+
+
+README_BEGIN, README_END = "<!-- eval-tables:begin -->", "<!-- eval-tables:end -->"
+
+
+def update_readme(path, programs, device, args, repeats, timeout_s):
+    """Replaces the README's block between README_BEGIN and README_END with this run's slowdown tables."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    begin, end = text.find(README_BEGIN), text.find(README_END)
+    if begin < 0 or end < begin:
+        sys.exit(f"eval_report: {path} has no {README_BEGIN} ... {README_END} block")
+    block = [README_BEGIN, "", run_line(programs, device, args, repeats, timeout_s)
+             + f" All tables: `{os.path.relpath(args.out_prefix, os.path.dirname(os.path.abspath(path)))}.md`.", ""]
+    block += slowdown_tables(programs, timeout_s)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text[:begin] + "\n".join(block) + text[end:])
+
+
 def markdown(programs, missing, device, args, repeats, timeout_s, argv):
-    g = lambda p, key: p[key]
     out = [f"# Evaluation suite: ldcc against compute-sanitizer racecheck", "",
-           f"Device: **{device['name']}** ({device['memory']}, driver {device['driver']}); run {device['date']}; "
-           f"commit {args.commit or 'unknown'}; {repeats} repeats of native, check and deterministic runs (medians); "
-           f"one racecheck run (timeout {timeout_s:g} s).", "",
+           run_line(programs, device, args, repeats, timeout_s), "",
            f"Raw files from `bench/eval.sh` (`{os.path.basename(os.path.normpath(args.raw_dir))}`); "
            f"report: `{' '.join(shlex.quote(a) for a in argv)}`.", ""]
     if missing:
@@ -558,37 +618,8 @@ def markdown(programs, missing, device, args, repeats, timeout_s, argv):
             "GPU ms: the program's GPU section timed with CUDA events (`gpu_ms` on stderr), median over the repeats; "
             "ratios are over the native median. racecheck / check: how many times faster ldcc's check mode is than "
             "racecheck. ≥: racecheck timed out; the bound is the timeout over the median process wall time of the "
-            "native (racecheck / native) or check run (racecheck / check). Process wall ms: the whole process.", "",
-            "| program | native ms | check ms | check / native | det. ms | det. / native | racecheck ms "
-            "| racecheck / native | racecheck / check | native wall ms | check wall ms |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for p in programs:
-        rc, lb = p["racecheck"], p["rc_lower_bound"]
-        out.append("| " + " | ".join([p["program"], fms(p["native"]["gpu_ms"]), fms(p["check"]["gpu_ms"]), fx(p["check_over_native"]),
-                                      fms(p["deterministic"]["gpu_ms"]), fx(p["det_over_native"]),
-                                      fms(rc.get("gpu_ms")) if rc["status"] == "ok" else ("timed out" if lb else "-"),
-                                      fx(p["rc_over_native"], lb), fx(p["rc_over_check"], lb),
-                                      fms(p["native"]["wall_ms"], 0), fms(p["check"]["wall_ms"], 0)]) + " |")
-    out += ["", "Geometric means (racecheck: over the programs where it finished; n = programs counted):", "",
-            "| programs | check / native | det. / native | racecheck / native | racecheck / check |", "|---|---:|---:|---:|---:|"]
-    means = {key: geomean_lines(programs, key) for key in ("check_over_native", "det_over_native", "rc_over_native", "rc_over_check")}
-    for row in range(3):
-        label = means["check_over_native"][row][0]
-        out.append(f"| {label} | " + " | ".join(
-            f"{fx(means[k][row][1])} (n={means[k][row][2]})" if means[k][row][1] is not None else "-"
-            for k in ("check_over_native", "det_over_native", "rc_over_native", "rc_over_check")) + " |")
-    check_g, det_g = means["check_over_native"][0][1], means["det_over_native"][0][1]
-    finished = [(p["rc_over_check"], p["program"]) for p in programs if p["racecheck"]["status"] == "ok" and p["rc_over_check"] is not None]
-    goal = lambda ok: "met" if ok else "**not met**"
-    out += ["", "Goals (issue 6): "
-            + (f"check geomean ≤ 4×: {fx(check_g)}, {goal(check_g <= 4)}; " if check_g is not None else "check geomean ≤ 4×: no data; ")
-            + (f"deterministic geomean ≤ 2×: {fx(det_g)}, {goal(det_g <= 2)}; " if det_g is not None else "deterministic geomean ≤ 2×: no data; ")
-            + (f"racecheck / check ≥ 10× on every program where racecheck finishes: minimum {fx(min(finished)[0])} "
-               f"({min(finished)[1]}; over {plural(len(finished), 'program')}), {goal(min(finished)[0] >= 10)}." if finished else
-               "racecheck / check ≥ 10× where racecheck finishes: no racecheck run finished."), ""]
-    timed_out = [p for p in programs if p["rc_lower_bound"]]
-    if timed_out:
-        out += ["racecheck timed out on " + ", ".join(f"{p['program']} (racecheck / check {fx(p['rc_over_check'], True)})" for p in timed_out) + ".", ""]
+            "native (racecheck / native) or check run (racecheck / check). Process wall ms: the whole process.", ""]
+    out += slowdown_tables(programs, timeout_s)
 
     # 3. Memory
     out += ["## 3. Memory and per-launch time", "",
@@ -702,6 +733,7 @@ def main(argv=None):
     parser.add_argument("device_txt")
     parser.add_argument("out_prefix")
     parser.add_argument("--commit", default="")
+    parser.add_argument("--readme", help="a README whose eval-tables block gets this run's slowdown tables")
     parser.add_argument("--racecheck-timeout", type=float, default=60.0,
                         help="RACECHECK_TIMEOUT of bench/eval.sh, in seconds (default 60, as there)")
     args = parser.parse_args(argv)
@@ -746,6 +778,8 @@ def main(argv=None):
     command = ["bench/eval_report.py"] + argv
     with open(args.out_prefix + ".md", "w") as f:
         f.write(markdown(programs, missing, device, args, repeats, timeout_s, command))
+    if args.readme:
+        update_readme(args.readme, programs, device, args, repeats, timeout_s)
     plotted = plot(programs, args.out_prefix, device)
     print(f"eval_report: wrote {args.out_prefix}.csv, {args.out_prefix}.md" + (f", {args.out_prefix}.png" if plotted else "")
           + f" ({len(programs)} programs)")

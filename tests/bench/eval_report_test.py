@@ -159,6 +159,42 @@ class FixtureReport(unittest.TestCase):
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
 
 
+class Readme(unittest.TestCase):
+    """--readme: the block between the markers gets the run line and the slowdown tables; the rest stays."""
+
+    def test_block_replaced(self):
+        with tempfile.TemporaryDirectory(prefix="eval_report_test.") as tmp:
+            readme = os.path.join(tmp, "README.md")
+            with open(readme, "w") as f:
+                f.write("# Title\nbefore\n<!-- eval-tables:begin -->\nold table\n<!-- eval-tables:end -->\nafter\n")
+            run_report(os.path.join(FIXTURE, "raw"), os.path.join(tmp, "results", "eval"), "--commit", "abc1234",
+                       "--readme", readme)
+            with open(readme) as f:
+                text = f.read()
+            self.assertTrue(text.startswith("# Title\nbefore\n<!-- eval-tables:begin -->\n\nDevice: **"))
+            self.assertTrue(text.endswith("<!-- eval-tables:end -->\nafter\n"))
+            self.assertNotIn("old table", text)
+            self.assertIn("commit abc1234; 3 repeats of native, check and deterministic runs (medians); one racecheck run "
+                          "(timeout 60 s). All tables: `results/eval.md`.", text)
+            self.assertIn("| program | native ms | check ms | check / native |", text)
+            self.assertIn("| scan_clean | 10.000 | 25.000 | 2.50× |", text)
+            self.assertIn("Goals (issue 6): check geomean ≤ 4×: 2.74×, met;", text)
+            self.assertNotIn("## 1. Detection", text)
+
+    def test_readme_without_block(self):
+        with tempfile.TemporaryDirectory(prefix="eval_report_test.") as tmp:
+            readme = os.path.join(tmp, "README.md")
+            with open(readme, "w") as f:
+                f.write("no markers\n")
+            result = subprocess.run([sys.executable, SCRIPT, os.path.join(FIXTURE, "raw"), os.path.join(FIXTURE, "manifest.csv"),
+                                     os.path.join(FIXTURE, "device.txt"), os.path.join(tmp, "eval"), "--readme", readme],
+                                    capture_output=True, text=True)
+            self.assertNotEqual(result.returncode, 0)
+            self.assertIn("has no <!-- eval-tables:begin --> ... <!-- eval-tables:end --> block", result.stderr)
+            with open(readme) as f:
+                self.assertEqual(f.read(), "no markers\n")
+
+
 class MissingFiles(unittest.TestCase):
     """Files removed: '-' in the tables, never a crash; no gnuplot: a warning, no plot."""
 
@@ -186,6 +222,17 @@ class MissingFiles(unittest.TestCase):
             self.assertIn("timed out after 30 s", md)
             self.assertIn("| all | 3.00× (n=1) |", md)
             self.assertIn("no racecheck run finished", md)
+
+    def test_no_racecheck_runs(self):
+        with tempfile.TemporaryDirectory(prefix="eval_report_test.") as tmp:
+            raw = os.path.join(tmp, "raw")
+            shutil.copytree(os.path.join(FIXTURE, "raw"), raw)
+            for name in os.listdir(raw):
+                if ".racecheck." in name:
+                    os.remove(os.path.join(raw, name))
+            _, md, _ = run_report(raw, os.path.join(tmp, "eval"))
+            self.assertIn("repeats of native, check and deterministic runs (medians); no racecheck runs.", md)
+            self.assertNotIn("one racecheck run", md)
 
     def test_empty_raw_dir(self):
         with tempfile.TemporaryDirectory(prefix="eval_report_test.") as tmp:

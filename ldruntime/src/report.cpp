@@ -67,6 +67,19 @@ bool RaceOrder::operator()(const Race& a, const Race& b) const {
   return std::tuple_cat(identity(a), std::tie(a.byte_lo, a.byte_hi)) < std::tuple_cat(identity(b), std::tie(b.byte_lo, b.byte_hi));
 }
 
+bool RaceSame::operator()(const Race& a, const Race& b) const {
+  return std::tuple_cat(identity(a), std::tie(a.byte_lo, a.byte_hi)) == std::tuple_cat(identity(b), std::tie(b.byte_lo, b.byte_hi));
+}
+
+size_t RaceHash::operator()(const Race& r) const {
+  // The fields that tell races of one kernel apart; equal races hash equal (RaceSame compares all).
+  size_t h = std::hash<std::string>()(r.region) ^ (std::hash<std::string>()(r.target) << 1);
+  for (uint64_t v : {uint64_t(r.kind), r.byte_lo, r.byte_hi, uint64_t(r.units_a.empty() ? ~0u : r.units_a[0]),
+                     uint64_t(r.units_b.empty() ? ~0u : r.units_b[0])})
+    h = (h ^ v) * 1099511628211ull;
+  return h;
+}
+
 std::vector<Race> coalesce(std::vector<Race> races) {
   std::sort(races.begin(), races.end(), RaceOrder());
   std::vector<Race> merged;

@@ -2,6 +2,7 @@
 // (LDCC_REPORT) and the process-wide summary printed at exit.
 #pragma once
 #include <set>
+#include <unordered_set>
 #include <string>
 #include <vector>
 
@@ -9,9 +10,16 @@
 
 namespace ldcc {
 
-// Orders races by all they say but other_blocks: the same race however many blocks saw it.
+// Orders, compares and hashes races by all they say but other_blocks: the same race however many
+// blocks saw it.
 struct RaceOrder {
   bool operator()(const Race& a, const Race& b) const;
+};
+struct RaceSame {
+  bool operator()(const Race& a, const Race& b) const;
+};
+struct RaceHash {
+  size_t operator()(const Race& r) const;
 };
 
 // Merges races that differ only by byte ranges that overlap, touch, or share an element.
@@ -44,7 +52,7 @@ class ProcessReport {
  private:
   ProcessReport();
   std::vector<Race> races_;
-  std::set<Race, RaceOrder> reported_;
+  std::unordered_set<Race, RaceHash, RaceSame> reported_;
   std::set<std::string> printed_groups_;
   uint64_t launches_ = 0, unchecked_ = 0, dropped_ = 0, peak_extra_bytes_ = 0;
   uint64_t ordered_ = 0, native_ = 0;  // deterministic mode's launches

@@ -14,8 +14,8 @@ auto record_units(const RaceRecord& r) { return std::tie(r.kind, r.target, r.reg
 
 std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records) {
   std::sort(records.begin(), records.end(), [](const RaceRecord& a, const RaceRecord& b) {
-    return std::tie(a.kind, a.target, a.region, a.unit_a, a.unit_b, a.block, a.byte_lo, a.byte_hi) <
-           std::tie(b.kind, b.target, b.region, b.unit_a, b.unit_b, b.block, b.byte_lo, b.byte_hi);
+    return std::tuple_cat(record_units(a), std::tie(a.block, a.byte_lo, a.byte_hi)) <
+           std::tuple_cat(record_units(b), std::tie(b.block, b.byte_lo, b.byte_hi));
   });
   std::vector<RaceRecord> merged;
   for (const RaceRecord& r : records) {
@@ -62,10 +62,14 @@ std::vector<BlockMergedRecord> merge_record_blocks(const std::vector<RaceRecord>
 
 void SeenRecords::drop_seen(std::vector<RaceRecord>& records) {
   // This launch's own repeats stay (merge_record_blocks counts the blocks), so remember them after.
-  std::vector<RaceRecord> fresh;
-  for (const RaceRecord& r : records)
-    if (!seen_.count(record_key(r))) fresh.push_back(r);
-  for (const RaceRecord& r : fresh) seen_.insert(record_key(r));
+  std::vector<RaceRecord> fresh, fresh_keys;
+  for (const RaceRecord& r : records) {
+    RaceRecord key = record_key(r);
+    if (seen_.count(key)) continue;
+    fresh.push_back(r);
+    fresh_keys.push_back(key);
+  }
+  seen_.insert(fresh_keys.begin(), fresh_keys.end());
   records = std::move(fresh);
 }
 

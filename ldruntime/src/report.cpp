@@ -63,13 +63,14 @@ std::string element_text(const Race& r) {
 
 }  // namespace
 
-bool RaceOrder::operator()(const Race& a, const Race& b) const {
-  return std::tuple_cat(identity(a), std::tie(a.byte_lo, a.byte_hi)) < std::tuple_cat(identity(b), std::tie(b.byte_lo, b.byte_hi));
-}
+namespace {
+// Everything a race says but other_blocks.
+auto identity_and_range(const Race& r) { return std::tuple_cat(identity(r), std::tie(r.byte_lo, r.byte_hi)); }
+}  // namespace
 
-bool RaceSame::operator()(const Race& a, const Race& b) const {
-  return std::tuple_cat(identity(a), std::tie(a.byte_lo, a.byte_hi)) == std::tuple_cat(identity(b), std::tie(b.byte_lo, b.byte_hi));
-}
+bool RaceOrder::operator()(const Race& a, const Race& b) const { return identity_and_range(a) < identity_and_range(b); }
+
+bool RaceSame::operator()(const Race& a, const Race& b) const { return identity_and_range(a) == identity_and_range(b); }
 
 size_t RaceHash::operator()(const Race& r) const {
   // The fields that tell races of one kernel apart; equal races hash equal (RaceSame compares all).

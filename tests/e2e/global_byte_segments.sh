@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Level W on global footprints that are not 16-byte aligned (inputs/global_byte_segments.cu): the
+# race-free kernel's results equal native in check and deterministic mode and it has no race; the
+# racy kernel's write-write races are exactly elements 100 b and 100 b + 40 of buf for blocks 0..11,
+# each one element, and any read-write race it has is on those elements too.
+# Usage: global_byte_segments.sh <native> <checked>. Exits 77 without a GPU.
+set -u
+native="$1" checked="$2"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+"$native" > "$work/native.out" 2> /dev/null
+[ $? -eq 77 ] && { echo "no CUDA device: skipped"; exit 77; }
+LDCC_REPORT="$work/report.json" "$checked" > "$work/check.out" 2> "$work/check.err"
+LDCC_MODE=deterministic "$checked" > "$work/det.out" 2> "$work/det.err"
+cat "$work/check.err"
+fail=0
+cmp -s "$work/native.out" "$work/check.out" || { echo "check output differs from native"; fail=1; }
+cmp -s "$work/native.out" "$work/det.out" || { echo "deterministic output differs from native"; fail=1; }
+grep -q "unchecked\|warning" "$work/check.err" && { echo "a kernel ran unchecked"; fail=1; }
+grep -q '"kernel":"clean_segments"' "$work/report.json" && { echo "a race in the race-free kernel"; fail=1; }
+# "kind":...,"variable":"buf","element_size":1,"first_element":F,"last_element":L per race, one per line.
+races() {
+  grep -o "\"kind\":\"$1\",\"space\":\"global\",\"kernel\":\"racy_segments\",\"region\":\"[^\"]*\",\"variable\":\"buf\",\"element_size\":1,\"first_element\":[0-9]*,\"last_element\":[0-9]*" \
+    "$work/report.json" | sed 's/.*"first_element":\([0-9]*\),"last_element":\([0-9]*\)/\1 \2/' | sort -n -u
+}
+expected="$(for b in $(seq 0 11); do echo "$((100 * b)) $((100 * b))"; echo "$((100 * b + 40)) $((100 * b + 40))"; done | sort -n)"
+ww="$(races write-write)"
+[ "$ww" = "$expected" ] || { echo "write-write races: got"; echo "$ww"; echo "expected"; echo "$expected"; fail=1; }
+rw="$(races read-write)"
+if [ -n "$rw" ]; then
+  extra="$(comm -23 <(echo "$rw" | sort) <(echo "$expected" | sort))"
+  [ -z "$extra" ] || { echo "read-write races on other elements:"; echo "$extra"; fail=1; }
+fi
+others="$(grep -o '"variable":"[^"]*"' "$work/report.json" | sort -u | grep -v '"variable":"buf"')"
+[ -z "$others" ] || { echo "races on other variables: $others"; fail=1; }
+[ $fail -eq 0 ] && echo "global_byte_segments: 24 write-write races at the expected elements, race-free kernel equal to native"
+exit $fail

@@ -52,7 +52,9 @@ PhaseProfile::~PhaseProfile() {
   if (outer_ == nullptr) Totals::instance().write();
 }
 
-void PhaseProfile::end(const char* phase) {
+void PhaseProfile::end(const char* phase) { end_split(phase, nullptr, 1.0); }
+
+void PhaseProfile::end_split(const char* first, const char* second, double fraction) {
   PhaseProfile* p = current;
   if (p == nullptr) return;
   cudaStreamSynchronize(p->stream_);
@@ -61,9 +63,12 @@ void PhaseProfile::end(const char* phase) {
   p->last_ = now;
   Totals& t = Totals::instance();
   std::lock_guard<std::mutex> lock(totals_mutex);
-  auto& v = t.phases[phase];
-  v.first += us;
-  ++v.second;
+  for (auto [phase, share] : {std::make_pair(first, fraction), std::make_pair(second, 1.0 - fraction)}) {
+    if (phase == nullptr) continue;
+    auto& v = t.phases[phase];
+    v.first += us * share;
+    ++v.second;
+  }
 }
 
 }  // namespace ldcc::rt

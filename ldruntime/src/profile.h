@@ -18,6 +18,8 @@ class PhaseProfile {
   PhaseProfile& operator=(const PhaseProfile&) = delete;
   // The phase that just ended on this thread's current launch; nothing when not profiling.
   static void end(const char* phase);
+  // The same, its time shared between two phases: `first` gets `fraction` of it, `second` the rest.
+  static void end_split(const char* first, const char* second, double fraction);
 
  private:
   cudaStream_t stream_;

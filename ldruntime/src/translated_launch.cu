@@ -213,6 +213,7 @@ struct Launch {
 };
 
 // LDCC_PROFILE's name for the original kernel run after level B alone (the profile syncs after it).
+constexpr const char* kLevelWPhase = "level W kernel (two passes per region, checks at barriers)";
 constexpr const char* kOriginalKernelPhase = "original kernel (it makes the results when level W does not run)";
 
 void run_original(const void* original, dim3 grid, dim3 block, size_t shared, cudaStream_t stream,
@@ -454,6 +455,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   ctx.log.count = counters.get<unsigned long long>() + kNumCounters;
   ctx.log.capacity = capacity;
   ctx.counters = counters.get<unsigned long long>();
+  ctx.profile = !flags().profile_path.empty();
 
   const uint64_t launch_bytes = query_bytes + scratch.bytes() + busy.bytes() + records.bytes() + counters.bytes();
   PhaseProfile::end("copies and log allocation");
@@ -533,14 +535,19 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     return unchecked(std::string("the checked kernel cannot run with this configuration (") + cudaGetErrorString(err) + ")");
   }
   if (err == cudaSuccess) err = cudaStreamSynchronize(stream);
-  PhaseProfile::end("level W kernel (two passes per region, checks at barriers)");
   if (err != cudaSuccess) {
+    PhaseProfile::end(kLevelWPhase);
     std::fprintf(stderr, "ldcc: error: the checked launch of '%s' failed: %s\n", desc.name, cudaGetErrorString(err));
     return;
   }
 
   std::vector<unsigned long long> count(kNumCounters + 1);
   cudaMemcpy(count.data(), counters.get<void>(), counters.bytes(), cudaMemcpyDeviceToHost);
+  if (count[kCyclesInKernel])
+    PhaseProfile::end_split("level W kernel: checks at sites", "level W kernel: region code (both passes)",
+                            std::min(1.0, double(count[kCyclesAtSites]) / double(count[kCyclesInKernel])));
+  else
+    PhaseProfile::end(kLevelWPhase);
   const uint64_t logged = count[kNumCounters];
   std::vector<RaceRecord> log(std::min<uint64_t>(logged, capacity));
   if (!log.empty()) cudaMemcpy(log.data(), records.get<void>(), log.size() * sizeof(RaceRecord), cudaMemcpyDeviceToHost);

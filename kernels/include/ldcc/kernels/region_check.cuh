@@ -38,7 +38,15 @@ constexpr uint32_t kQueryWords = kSymbolWords + 1 + 2 * kMaxSymbols;
 // RaceRecord.target of register and level W global races: kRegisterTarget, kGlobalTarget (race_record.h).
 
 // Counters the host reads after a checked launch.
-enum Counter : uint32_t { kRegionsChecked = 0, kPass2Skipped = 1, kGlobalAtomics = 2, kNumCounters = 4 };
+// kCyclesAtSites, kCyclesInKernel: LDCC_PROFILE at level W, summed over blocks (see SiteCycles).
+enum Counter : uint32_t {
+  kRegionsChecked = 0,
+  kPass2Skipped = 1,
+  kGlobalAtomics = 2,
+  kCyclesAtSites = 3,
+  kCyclesInKernel = 4,
+  kNumCounters = 5
+};
 
 // Which check a launch of the clone runs (DESIGN.md section 4).
 //   warps:  level W, the regions between barriers re-executed in place;
@@ -87,6 +95,7 @@ struct LaunchCtx {
   // they run each region one after another in warp order (a block's reads and writes of global
   // memory then happen in one order on every run and every GPU).
   uint32_t ordered_warps;
+  uint32_t profile;  // LDCC_PROFILE: count level W's cycles at sites (SiteCycles)
   // Level W with global targets: warp w of every block uses copy w, U is copy `warps`, and block b
   // checks only [lo, hi) = footprints[2 * (b * num_globals + i) ...] of target i (level B proved the
   // blocks' footprints disjoint).
@@ -106,6 +115,7 @@ struct BlockState {
   uint32_t slot;
   uint32_t region_key;
   uint32_t turn;      // ordered_warps: the warp running the current region
+  long long entered, at_sites;  // LaunchCtx::profile: thread 0's clock at entry, its cycles at sites
   uint64_t helper_off[kMaxHelperSlots];
 };
 
@@ -340,6 +350,8 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
     bs.pass = 1;
     bs.region_key = 0;
     bs.turn = 0;
+    bs.entered = ctx.profile ? clock64() : 0;
+    bs.at_sites = 0;
     if (ctx.scratch == nullptr) {
       bs.area = dynamic_shared;
       bs.slot = 0;
@@ -601,6 +613,31 @@ __device__ __forceinline__ void release_slot(const LaunchCtx& ctx, const BlockSt
 }
 
 // ---- the site protocol ---------------------------------------------------------------------------
+// LDCC_PROFILE at level W: thread 0 of each block counts the cycles from the moment every thread of
+// the block has reached a site until it leaves it (the checks, their barriers, the rewind), and at
+// the block's end adds them, with its cycles from entry to end, to the launch's counters. The host
+// splits the level W kernel's time by their ratio (region code, both passes, and waiting for the
+// slowest warp are the rest).
+struct SiteCycles {
+  const ThreadState& t;
+  bool on;
+  long long start = 0;
+  bool block_done = false;
+  __device__ explicit SiteCycles(const ThreadState& s) : t(s) {
+    on = s.ctx->profile && thread_rank() == 0;
+    if (on) start = clock64();
+  }
+  __device__ ~SiteCycles() {
+    if (!on) return;
+    const long long now = clock64();
+    t.bs->at_sites += now - start;
+    if (!block_done) return;
+    atomicAdd(&t.ctx->counters[kCyclesAtSites], (unsigned long long)t.bs->at_sites);
+    atomicAdd(&t.ctx->counters[kCyclesInKernel], (unsigned long long)(now - t.bs->entered));
+  }
+};
+
+
 // Called by every thread of the block, each at its own site (a barrier, a helper call, or the exit
 // site where finished threads park). Every call runs the same sequence of block barriers.
 static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
@@ -630,6 +667,7 @@ static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
   const uint32_t key = (uint32_t(!t.at_exit) << 31) | (t.open << 16) | (site & 0xffffu);
   if (thread_rank() == 0) bs.region_key = 0;
   __syncthreads();
+  SiteCycles cycles(t);
   atomicMax(&bs.region_key, key);
   const bool all_exited = __syncthreads_and(t.at_exit);
   const RaceLogView log = block_log(t);
@@ -672,6 +710,7 @@ static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
   t.overflow = false;
   if (all_exited) {
     release_slot(ctx, bs);
+    cycles.block_done = true;
     return kDone;
   }
   return kContinue;

@@ -51,7 +51,8 @@ for step in "${steps[@]}"; do
       "$build/bench/bench_check_ops" --csv "$out/check_ops.csv" 2>&1 | tee "$out/bench_check_ops.log" | tail -60 ;;
     probes)  # one process per measurement: each first time happens once per process
       { "$build/bench/probe_first_launch" steps
-        for bytes in 1600 3200 6400; do "$build/bench/probe_first_launch" stack "$bytes"; done; } 2>&1 | tee "$out/first_launch.md" ;;
+        for bytes in 1600 3200 6400; do "$build/bench/probe_first_launch" stack "$bytes"; done
+        for way in own-pool own-pool-64M default-pool malloc; do "$build/bench/probe_first_launch" alloc "$way"; done; } 2>&1 | tee "$out/first_launch.md" ;;
     bench-quick)
       "$build/bench/bench_check_ops" --quick --csv "$out/check_ops.csv" 2>&1 | tee "$out/bench_check_ops.log" | tail -60 ;;
     *) echo "gpu_run.sh: unknown step $step" >&2; status=2 ;;

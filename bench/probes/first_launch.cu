@@ -3,7 +3,10 @@
 //   stack <bytes>: the first launch of a kernel whose threads need that much stack (the driver
 //                  grows every resident thread's local memory), then a second launch;
 //   steps:         the runtime's one-time steps in the order the first checked launch takes them
-//                  (memory pool, first pool allocation, attributes, dynamic shared memory opt-in).
+//                  (memory pool, first pool allocation, attributes, dynamic shared memory opt-in);
+//   alloc <way>:   the first device allocations made one other way (own-pool: a pool of our own with
+//                  no release threshold; default-pool: the device's default pool; malloc: cudaMalloc),
+//                  to tell the stream-ordered allocator's first-use cost from the pool's settings.
 // One process per measurement: each first time happens once per process.
 #include <chrono>
 #include <cstdio>
@@ -89,6 +92,50 @@ void pool_steps(int* out, Lap& lap) {
   lap("cudaMemcpy 512 B to pageable memory");
 }
 
+void alloc_steps(const char* way, Lap& lap) {
+  void* a = nullptr;
+  void* b = nullptr;
+  if (std::strcmp(way, "malloc") == 0) {
+    cudaMalloc(&a, 1024);
+    lap("cudaMalloc, 1 KiB");
+    cudaMalloc(&b, 64 << 20);
+    lap("cudaMalloc, 64 MiB");
+    cudaFree(b);
+    lap("cudaFree, 64 MiB");
+    cudaMalloc(&b, 256 << 20);
+    lap("cudaMalloc, 256 MiB");
+    cudaFree(b);
+    cudaFree(a);
+    lap("two cudaFree");
+    return;
+  }
+  cudaMemPool_t pool;
+  if (std::strcmp(way, "default-pool") == 0) {
+    cudaDeviceGetDefaultMemPool(&pool, 0);
+    lap("cudaDeviceGetDefaultMemPool");
+  } else {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = 0;
+    cudaMemPoolCreate(&pool, &props);
+    lap("cudaMemPoolCreate");
+  }
+  cudaMallocFromPoolAsync(&a, std::strcmp(way, "own-pool-64M") == 0 ? 64 << 20 : 1024, pool, 0);
+  lap("first pool allocation");
+  cudaMallocFromPoolAsync(&b, 1024, pool, 0);
+  lap("second pool allocation, 1 KiB");
+  cudaFreeAsync(b, 0);
+  cudaFreeAsync(a, 0);
+  lap("two cudaFreeAsync");
+  cudaStream_t stream;
+  cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+  cudaMallocFromPoolAsync(&a, 1024, pool, stream);
+  lap("pool allocation on a new stream");
+  cudaFreeAsync(a, stream);
+  lap("cudaFreeAsync");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -109,11 +156,15 @@ int main(int argc, char** argv) {
     pool_steps(out, lap);
     return 0;
   }
+  if (std::strcmp(what, "alloc") == 0) {
+    alloc_steps(argc > 2 ? argv[2] : "own-pool", lap);
+    return 0;
+  }
   switch (argc > 2 ? std::atoi(argv[2]) : 0) {
     case 1600: stack_steps<1600>(out, lap); break;
     case 3200: stack_steps<3200>(out, lap); break;
     case 6400: stack_steps<6400>(out, lap); break;
-    default: std::fprintf(stderr, "usage: first_launch steps | stack 1600|3200|6400\n"); return 2;
+    default: std::fprintf(stderr, "usage: first_launch steps | stack 1600|3200|6400 | alloc own-pool|own-pool-64M|default-pool|malloc\n"); return 2;
   }
   return 0;
 }

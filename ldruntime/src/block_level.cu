@@ -311,8 +311,13 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
   std::vector<std::vector<uint32_t>> writers = attribute_writers(watches, blocks, buffers, copies, ctx, stream, launch);
   PhaseProfile::end("attribution");
   CopyUnits copy_units(*plan);
+  std::vector<std::pair<uint32_t, RaceRecord>> reads;
   for (const auto& [round, r] : found) {
     if (!filter.survives(r)) continue;
+    if (RaceKind(r.kind) == RaceKind::ReadWrite) {
+      reads.emplace_back(round, r);
+      continue;
+    }
     Race race = race_from(r, copy_units, round, copies, targets, desc, grid, region);
     size_t w = 0;
     while (w < watches.size() && !(watches[w].target == r.target && watches[w].lo == r.byte_lo && watches[w].hi == r.byte_hi)) ++w;
@@ -329,6 +334,23 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
     }
   }
   PhaseProfile::end("reports");
+  outcome.read_records = reads.size();
+  outcome.reads = [plan = *plan, reads = std::move(reads), copies, targets, &desc, grid, region](
+                      const std::function<bool(uint32_t)>& raced_within, uint64_t& inconclusive) {
+    CopyUnits copy_units(plan);
+    std::vector<Race> out;
+    for (const auto& [round, r] : reads) {
+      if (r.unit_a < copies) {
+        const std::vector<uint32_t>& readers = copy_units(round, r.unit_a);
+        if (std::any_of(readers.begin(), readers.end(), raced_within)) {
+          ++inconclusive;
+          continue;
+        }
+      }
+      out.push_back(race_from(r, copy_units, round, copies, targets, desc, grid, region));
+    }
+    return out;
+  };
   outcome.checked = true;
   outcome.atomics = atomics;
   if (atomics) outcome.footprints.clear();

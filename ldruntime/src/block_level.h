@@ -36,10 +36,19 @@ std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, vo
                                                       const std::vector<unsigned long long>& query,
                                                       std::vector<std::string>& problems);
 
+// Level B's read-write races, made into reports once level W has run: `raced_within(block)` says the
+// block raced within itself (level W logged a race in it), so its results differ between executions
+// by themselves and a read-write record of it does not show that it read another block's write.
+// Those records are left out and counted in `inconclusive`.
+using BlockReads = std::function<std::vector<Race>(const std::function<bool(uint32_t block)>& raced_within,
+                                                   uint64_t& inconclusive)>;
+
 struct BlockLevelOutcome {
   bool checked = false;
   std::string warning;  // why it did not run (memory), for the user
-  std::vector<Race> races;
+  std::vector<Race> races;  // write-write races
+  BlockReads reads;         // read-write races; set when checked
+  uint64_t read_records = 0;  // how many read-write records `reads` holds (none: blocks independent)
   uint32_t copies = 0, rounds = 0;
   uint64_t extra_device_bytes = 0;
   uint64_t dropped_records = 0;

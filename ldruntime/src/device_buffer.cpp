@@ -1,6 +1,5 @@
 #include "device_buffer.h"
 
-#include <map>
 #include <mutex>
 
 #include "flags.h"
@@ -8,35 +7,26 @@
 namespace ldcc {
 namespace {
 
-std::mutex pools_mutex;
+std::mutex cache_mutex;
 
-// The current device's pool, made on first use; null when the device has no stream-ordered
-// allocator (buffers then come from cudaMalloc).
-cudaMemPool_t current_pool() {
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) return nullptr;
-  std::lock_guard<std::mutex> lock(pools_mutex);
-  static std::map<int, cudaMemPool_t>* pools = new std::map<int, cudaMemPool_t>();  // lives to the exit
-  auto it = pools->find(device);
-  if (it != pools->end()) return it->second;
-  int supported = 0;
-  cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, device);
-  cudaMemPool_t pool = nullptr;
-  cudaMemPoolProps props{};
-  props.allocType = cudaMemAllocationTypePinned;
-  props.location.type = cudaMemLocationTypeDevice;
-  props.location.id = device;
-  if (!supported || cudaMemPoolCreate(&pool, &props) != cudaSuccess) {
-    cudaGetLastError();
-    pool = nullptr;
-  } else {
+// Made on first use, with LDCC_POOL_KEEP resolved against the memory free then; lives to the exit.
+BlockCache& cache() {
+  static BlockCache* kept = [] {
     size_t free_bytes = 0, total = 0;
     cudaMemGetInfo(&free_bytes, &total);
-    uint64_t keep = parse_mem_limit(flags().pool_keep).value_or(MemLimit{false, 256.0 * (1 << 20)}).resolve(free_bytes);
-    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    cudaGetLastError();
+    return new BlockCache(parse_mem_limit(flags().pool_keep).value_or(MemLimit{false, 256.0 * (1 << 20)}).resolve(free_bytes));
+  }();
+  return *kept;
+}
+
+// cudaFree waits for the device, so no work still using the block can see it go.
+void give_back(const std::vector<CachedBlock>& blocks) {
+  for (const CachedBlock& b : blocks) {
+    cudaFree(b.ptr);
+    if (b.ready) cudaEventDestroy(static_cast<cudaEvent_t>(b.ready));
   }
-  (*pools)[device] = pool;
-  return pool;
+  cudaGetLastError();
 }
 
 }  // namespace
@@ -44,25 +34,37 @@ cudaMemPool_t current_pool() {
 DeviceBuffer DeviceBuffer::allocate(uint64_t bytes, cudaStream_t stream) {
   DeviceBuffer b;
   if (bytes == 0) return b;
-  if (cudaMemPool_t pool = current_pool()) {
-    cudaError_t err = cudaMallocFromPoolAsync(&b.ptr_, bytes, pool, stream);
-    if (err != cudaSuccess) {
-      // What the pool keeps for reuse may be what is missing: give it back and try once more.
-      cudaGetLastError();
-      cudaStreamSynchronize(stream);
-      cudaMemPoolTrimTo(pool, 0);
-      err = cudaMallocFromPoolAsync(&b.ptr_, bytes, pool, stream);
-    }
-    if (err != cudaSuccess) {
-      cudaGetLastError();
-      b.ptr_ = nullptr;
-      return b;
-    }
-    b.pooled_ = true;
-  } else if (cudaMalloc(&b.ptr_, bytes) != cudaSuccess) {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
     cudaGetLastError();
-    b.ptr_ = nullptr;
     return b;
+  }
+  const uint64_t rounded = (bytes + 511) & ~uint64_t(511);
+  bool reused;
+  {
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    reused = cache().take(device, rounded, b.block_);
+  }
+  if (reused) {
+    // The block's last use was ordered on the stream that freed it.
+    if (b.block_.ready) cudaStreamWaitEvent(stream, static_cast<cudaEvent_t>(b.block_.ready), 0);
+  } else {
+    void* p = nullptr;
+    if (cudaMalloc(&p, rounded) != cudaSuccess) {
+      // What the cache keeps may be what is missing: give it back and try once more.
+      cudaGetLastError();
+      std::vector<CachedBlock> kept;
+      {
+        std::lock_guard<std::mutex> lock(cache_mutex);
+        kept = cache().take_all(device);
+      }
+      give_back(kept);
+      if (cudaMalloc(&p, rounded) != cudaSuccess) {
+        cudaGetLastError();
+        return b;
+      }
+    }
+    b.block_ = CachedBlock{device, p, rounded, nullptr};
   }
   b.bytes_ = bytes;
   b.stream_ = stream;
@@ -70,11 +72,17 @@ DeviceBuffer DeviceBuffer::allocate(uint64_t bytes, cudaStream_t stream) {
 }
 
 DeviceBuffer::~DeviceBuffer() {
-  if (!ptr_) return;
-  if (pooled_)
-    cudaFreeAsync(ptr_, stream_);
-  else
-    cudaFree(ptr_);
+  if (!block_.ptr) return;
+  if (!block_.ready) {
+    cudaEvent_t e = nullptr;
+    if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) == cudaSuccess) block_.ready = e;
+  }
+  std::vector<CachedBlock> leaving{block_};
+  if (block_.ready && cudaEventRecord(static_cast<cudaEvent_t>(block_.ready), stream_) == cudaSuccess) {
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    leaving = cache().keep(block_);
+  }
+  give_back(leaving);
 }
 
 }  // namespace ldcc

@@ -1,12 +1,15 @@
 // Owning device allocation; allocation failure is a value, not an exception, so callers can degrade.
-// Buffers come from a stream-ordered pool (one per device) that keeps up to LDCC_POOL_KEEP bytes
-// between launches: a program launching a checked kernel in a loop pays for the mapping of its
-// copies once, not at every launch, and a free does not wait for the whole device.
+// Freed buffers' blocks are kept (up to LDCC_POOL_KEEP bytes, block_cache.h) and reused by later
+// launches: a program launching a checked kernel in a loop allocates its copies once, and a free
+// neither waits for the device nor gives memory back. A kept block is reused in stream order: the
+// new stream waits for an event recorded where the old buffer was freed.
 #pragma once
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 #include <utility>
+
+#include "block_cache.h"
 
 namespace ldcc {
 
@@ -14,28 +17,26 @@ class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   // Ordered on `stream`: use it there (or after synchronizing with it). Returns an empty buffer when
-  // the device has no room (after giving back what the pool keeps); clears the allocation error.
+  // the device has no room (after giving back what the cache keeps); clears the allocation error.
   static DeviceBuffer allocate(uint64_t bytes, cudaStream_t stream);
   DeviceBuffer(DeviceBuffer&& o) noexcept
-      : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)), stream_(o.stream_), pooled_(o.pooled_) {}
+      : block_(std::exchange(o.block_, CachedBlock{})), bytes_(std::exchange(o.bytes_, 0)), stream_(o.stream_) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
-    std::swap(ptr_, o.ptr_);
+    std::swap(block_, o.block_);
     std::swap(bytes_, o.bytes_);
     std::swap(stream_, o.stream_);
-    std::swap(pooled_, o.pooled_);
     return *this;
   }
   ~DeviceBuffer();
-  explicit operator bool() const { return ptr_ != nullptr; }
+  explicit operator bool() const { return block_.ptr != nullptr; }
   template <typename T = uint8_t>
-  T* get() const { return static_cast<T*>(ptr_); }
+  T* get() const { return static_cast<T*>(block_.ptr); }
   uint64_t bytes() const { return bytes_; }
 
  private:
-  void* ptr_ = nullptr;
+  CachedBlock block_;  // what cudaMalloc gave (possibly larger than bytes_) and its reuse event
   uint64_t bytes_ = 0;
   cudaStream_t stream_ = nullptr;
-  bool pooled_ = false;
 };
 
 }  // namespace ldcc

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <unordered_set>
 #include <vector>
 
 #include "block_level.h"
@@ -35,6 +36,18 @@ void warn_once(const std::string& message) {
   static std::set<std::string> said;
   std::lock_guard<std::mutex> lock(warn_mutex);
   if (said.insert(message).second) std::fprintf(stderr, "ldcc: warning: %s\n", message.c_str());
+}
+
+// Level B's read-write races, less those of blocks that raced within themselves (block_level.h).
+void add_block_reads(std::vector<Race>& races, const BlockReads& reads, const std::function<bool(uint32_t)>& raced_within,
+                     const std::string& kernel) {
+  if (!reads) return;
+  uint64_t inconclusive = 0;
+  for (Race& r : reads(raced_within, inconclusive)) races.push_back(std::move(r));
+  if (inconclusive)
+    warn_once("kernel '" + kernel +
+              "': blocks that race within themselves are not checked for reading other blocks' writes (their "
+              "results differ between executions by themselves); write-write races between blocks still are");
 }
 
 Mode mode_for(const KernelDesc& desc) {
@@ -474,6 +487,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   LaunchResult result;
   result.kernel = desc.name;
   std::vector<unsigned long long> footprints;
+  BlockReads block_reads;
   bool blocks_independent = blocks == 1;
   std::string no_warp_globals = "level B found races or global atomics";
   if (block_level) {
@@ -486,9 +500,10 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
       warn_once("kernel '" + kernel + "': global memory runs unchecked: " + b.warning);
       no_warp_globals = "level B could not run: " + b.warning;
     }
-    blocks_independent = b.checked && b.races.empty() && !b.atomics;
+    blocks_independent = b.checked && b.races.empty() && b.read_records == 0 && !b.atomics;
     footprints = std::move(b.footprints);
     result.races = std::move(b.races);
+    block_reads = std::move(b.reads);
     result.regions = b.checked ? 1 : 0;
     result.copies = b.copies;
     result.rounds = b.rounds;
@@ -520,6 +535,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
       }
       return unchecked(no_warp_globals);
     }
+    add_block_reads(result.races, block_reads, [](uint32_t) { return false; }, kernel);
     result.races = coalesce(std::move(result.races));
     ProcessReport::instance().add(result);
     PhaseProfile::end("reports");
@@ -558,6 +574,14 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   result.dropped_records += logged - log.size();
   result.regions += count[kRegionsChecked];
   std::vector<Race> races = std::move(result.races);
+  {
+    // Blocks level W saw race within themselves, before the records of earlier launches go: when the
+    // log overflowed, any block may have.
+    std::unordered_set<uint32_t> raced;
+    for (const RaceRecord& r : log) raced.insert(r.block);
+    const bool overflowed = logged > log.size();
+    add_block_reads(races, block_reads, [&](uint32_t b) { return overflowed || raced.count(b) > 0; }, kernel);
+  }
   // A record an earlier launch logged is not made into a report again. The same race in several
   // blocks is one report naming the first block and how many others.
   {

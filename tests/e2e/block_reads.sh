@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Level B's read-write races (inputs/block_reads.cu): none for blocks that race within themselves
+# (counted_in_shared: the shared race is reported, the blocks' counts are not a read of another
+# block's write, and a warning says those blocks' reads were not checked); exactly seen[0] .. seen[14]
+# for the real read of the next block's flag (reads_neighbour).
+# Usage: block_reads.sh <native> <checked>. Exits 77 without a GPU.
+set -u
+native="$1" checked="$2"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+"$native" > /dev/null 2>&1
+[ $? -eq 77 ] && { echo "no CUDA device: skipped"; exit 77; }
+LDCC_REPORT="$work/report.json" "$checked" > "$work/check.out" 2> "$work/check.err"
+cat "$work/check.err"
+fail=0
+grep -q "warning: kernel 'counted_in_shared': blocks that race within themselves are not checked for reading other blocks' writes" \
+  "$work/check.err" || { echo "no warning for counted_in_shared's blocks"; fail=1; }
+grep -q '"space":"shared","kernel":"counted_in_shared","region":"[^"]*","variable":"count"' "$work/report.json" ||
+  { echo "the shared race on count is not reported"; fail=1; }
+grep -q '"space":"global","kernel":"counted_in_shared"' "$work/report.json" &&
+  { echo "a global race in counted_in_shared"; fail=1; }
+# One line per element of every global race of reads_neighbour: "kind variable element".
+got="$(grep -o '"kind":"[a-z-]*","space":"global","kernel":"reads_neighbour","region":"[^"]*","variable":"[a-z]*","element_size":4,"first_element":[0-9]*,"last_element":[0-9]*' \
+  "$work/report.json" | sed 's/"kind":"\([a-z-]*\)".*"variable":"\([a-z]*\)".*"first_element":\([0-9]*\),"last_element":\([0-9]*\)/\1 \2 \3 \4/' |
+  while read -r kind var first last; do for e in $(seq "$first" "$last"); do echo "$kind $var $e"; done; done | sort -u -k3n)"
+expected="$(for e in $(seq 0 14); do echo "read-write seen $e"; done)"
+[ "$got" = "$expected" ] || { echo "reads_neighbour races: got"; echo "$got"; echo "expected read-write races on seen[0] .. seen[14]"; fail=1; }
+[ $fail -eq 0 ] && echo "block_reads: no global race for blocks racing within themselves, seen[0..14] for the real one"
+exit $fail

@@ -1,0 +1,53 @@
+// Level B's read-write check between blocks, and blocks whose results differ between executions by
+// themselves:
+//   counted_in_shared: every thread of a block adds 1 to a shared counter without atomics (a race
+//                      within the block, level W's to report), then the block stores the count in
+//                      its own element of counts. No block reads another's memory, so level B must
+//                      not report a read of another block's write, though a block's count differs
+//                      between level B's two executions. Launched 20 times.
+//   reads_neighbour:   block b writes flags[b] and stores flags[b + 1] (the next block's, written in
+//                      the same launch) times 2 in seen[b]: a real read-write race between blocks,
+//                      reported on seen[0] .. seen[14] (block 15 reads past the flags it is given:
+//                      flags has 17 elements, the last one never written).
+// Prints nothing the test compares: counted_in_shared's results are racy by design.
+#include <cstdio>
+#include <cuda_runtime.h>
+
+constexpr int kBlocks = 16, kThreads = 128;
+
+__global__ void counted_in_shared(unsigned* counts) {
+  __shared__ unsigned count;
+  if (threadIdx.x == 0) count = 0;
+  __syncthreads();
+  count = count + 1;
+  __syncthreads();
+  if (threadIdx.x == 0) counts[blockIdx.x] = count;
+}
+
+__global__ void reads_neighbour(unsigned* flags, unsigned* seen) {
+  if (threadIdx.x == 0) {
+    flags[blockIdx.x] = blockIdx.x + 1;
+    seen[blockIdx.x] = 2 * flags[blockIdx.x + 1];
+  }
+}
+
+int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    fprintf(stderr, "no CUDA device\n");
+    return 77;
+  }
+  unsigned *counts = nullptr, *flags = nullptr, *seen = nullptr;
+  cudaMalloc(&counts, kBlocks * sizeof(unsigned));
+  cudaMalloc(&flags, (kBlocks + 1) * sizeof(unsigned));
+  cudaMalloc(&seen, kBlocks * sizeof(unsigned));
+  for (int i = 0; i < 20; ++i) counted_in_shared<<<kBlocks, kThreads>>>(counts);
+  cudaMemset(flags, 0, (kBlocks + 1) * sizeof(unsigned));
+  reads_neighbour<<<kBlocks, kThreads>>>(flags, seen);
+  if (cudaDeviceSynchronize() != cudaSuccess) {
+    fprintf(stderr, "launch failed\n");
+    return 1;
+  }
+  printf("done\n");
+  return 0;
+}

@@ -15,7 +15,7 @@ BlockCache& cache() {
     size_t free_bytes = 0, total = 0;
     cudaMemGetInfo(&free_bytes, &total);
     cudaGetLastError();
-    return new BlockCache(parse_mem_limit(flags().pool_keep).value_or(MemLimit{false, 256.0 * (1 << 20)}).resolve(free_bytes));
+    return new BlockCache(parse_mem_limit(flags().pool_keep).value_or(MemLimit{true, 5.0}).resolve(free_bytes));
   }();
   return *kept;
 }

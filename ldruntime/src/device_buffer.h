@@ -16,8 +16,9 @@ namespace ldcc {
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
-  // Ordered on `stream`: use it there (or after synchronizing with it). Returns an empty buffer when
-  // the device has no room (after giving back what the cache keeps); clears the allocation error.
+  // Ordered on `stream`, which must outlive the buffer: use it there (or after synchronizing with it).
+  // Returns an empty buffer when the device has no room (after giving back what the cache keeps);
+  // clears the allocation error.
   static DeviceBuffer allocate(uint64_t bytes, cudaStream_t stream);
   DeviceBuffer(DeviceBuffer&& o) noexcept
       : block_(std::exchange(o.block_, CachedBlock{})), bytes_(std::exchange(o.bytes_, 0)), stream_(o.stream_) {}

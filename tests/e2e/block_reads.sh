@@ -15,8 +15,8 @@ cat "$work/check.err"
 fail=0
 grep -q "warning: kernel 'counted_in_shared': blocks that race within themselves are not checked for reading other blocks' writes" \
   "$work/check.err" || { echo "no warning for counted_in_shared's blocks"; fail=1; }
-grep -q '"space":"shared","kernel":"counted_in_shared","region":"[^"]*","variable":"count"' "$work/report.json" ||
-  { echo "the shared race on count is not reported"; fail=1; }
+grep -q '"space":"shared","kernel":"counted_in_shared","region":"[^"]*","variable":"tally"' "$work/report.json" ||
+  { echo "the shared race on tally is not reported"; fail=1; }
 grep -q '"space":"global","kernel":"counted_in_shared"' "$work/report.json" &&
   { echo "a global race in counted_in_shared"; fail=1; }
 # One line per element of every global race of reads_neighbour: "kind variable element".

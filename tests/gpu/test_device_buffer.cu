@@ -45,17 +45,20 @@ TEST(DeviceBuffer, AnotherStreamReusesABlockOnlyAfterTheWorkThatUsedIt) {
     first = a.get();
     late_fill<<<64, 256, 0, s1>>>(a.get<unsigned>(), n, 1u, 20'000'000);  // ~10 ms
   }
-  DeviceBuffer b = DeviceBuffer::allocate(n * sizeof(unsigned), s2);
-  ASSERT_TRUE(b);
-  ASSERT_EQ(b.get(), first);
-  LDCC_CUDA_OK(cudaMemsetAsync(b.get(), 0x22, n * sizeof(unsigned), s2));
-  std::vector<unsigned> host(n);
-  LDCC_CUDA_OK(cudaMemcpyAsync(host.data(), b.get(), n * sizeof(unsigned), cudaMemcpyDeviceToHost, s2));
-  LDCC_CUDA_OK(cudaStreamSynchronize(s2));
+  {
+    // Freed before its stream is destroyed: a buffer's free is ordered on its stream.
+    DeviceBuffer b = DeviceBuffer::allocate(n * sizeof(unsigned), s2);
+    ASSERT_TRUE(b);
+    ASSERT_EQ(b.get(), first);
+    LDCC_CUDA_OK(cudaMemsetAsync(b.get(), 0x22, n * sizeof(unsigned), s2));
+    std::vector<unsigned> host(n);
+    LDCC_CUDA_OK(cudaMemcpyAsync(host.data(), b.get(), n * sizeof(unsigned), cudaMemcpyDeviceToHost, s2));
+    LDCC_CUDA_OK(cudaStreamSynchronize(s2));
+    size_t wrong = 0;
+    for (unsigned v : host) wrong += v != 0x22222222u;
+    EXPECT_EQ(wrong, 0u);
+  }
   LDCC_CUDA_OK(cudaDeviceSynchronize());
-  size_t wrong = 0;
-  for (unsigned v : host) wrong += v != 0x22222222u;
-  EXPECT_EQ(wrong, 0u);
   cudaStreamDestroy(s1);
   cudaStreamDestroy(s2);
 }

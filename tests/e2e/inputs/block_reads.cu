@@ -1,8 +1,8 @@
 // Level B's read-write check between blocks, and blocks whose results differ between executions by
 // themselves:
-//   counted_in_shared: every thread of a block adds 1 to a shared counter without atomics (a race
-//                      within the block, level W's to report), then the block stores the count in
-//                      its own element of counts. No block reads another's memory, so level B must
+//   counted_in_shared: the threads of a block add to shared tallies without atomics (a race within
+//                      the block, level W's to report), then the block stores their sum in its own
+//                      element of counts. No block reads another's memory, so level B must
 //                      not report a read of another block's write, though a block's count differs
 //                      between level B's two executions. Launched 20 times.
 //   reads_neighbour:   block b writes flags[b] and stores flags[b + 1] (the next block's, written in
@@ -13,15 +13,21 @@
 #include <cstdio>
 #include <cuda_runtime.h>
 
-constexpr int kBlocks = 16, kThreads = 128;
+constexpr int kBlocks = 16, kThreads = 1024, kSlots = 64;
 
 __global__ void counted_in_shared(unsigned* counts) {
-  __shared__ unsigned count;
-  if (threadIdx.x == 0) count = 0;
+  __shared__ unsigned tally[kSlots];
+  if (threadIdx.x < kSlots) tally[threadIdx.x] = 0;
   __syncthreads();
-  count = count + 1;
+  // 32 warps add to 64 slots in turn without atomics: how many additions are lost depends on how
+  // the warps interleave, so a block's sum differs between executions.
+  for (int i = 0; i < kSlots; ++i) tally[(threadIdx.x + i) % kSlots] += 1;
   __syncthreads();
-  if (threadIdx.x == 0) counts[blockIdx.x] = count;
+  if (threadIdx.x == 0) {
+    unsigned sum = 0;
+    for (int i = 0; i < kSlots; ++i) sum += tally[i];
+    counts[blockIdx.x] = sum;
+  }
 }
 
 __global__ void reads_neighbour(unsigned* flags, unsigned* seen) {

@@ -18,9 +18,16 @@ bool BlockCache::take(int device, uint64_t bytes, CachedBlock& out) {
   return true;
 }
 
+uint64_t BlockCache::kept_bytes(int device) const {
+  uint64_t sum = 0;
+  for (const CachedBlock& b : blocks_)
+    if (b.device == device) sum += b.bytes;
+  return sum;
+}
+
 std::vector<CachedBlock> BlockCache::keep(const CachedBlock& b) {
   std::vector<CachedBlock> out;
-  if (b.bytes > keep_bytes_) {
+  if (!fits(b.bytes)) {
     out.push_back(b);
     return out;
   }

@@ -33,7 +33,10 @@ class BlockCache {
   // Everything kept for `device` (to give back when the device is short of memory).
   std::vector<CachedBlock> take_all(int device);
 
+  // Whether a block of `bytes` can be kept at all (not larger than everything the cache keeps).
+  bool fits(uint64_t bytes) const { return bytes <= keep_bytes_; }
   uint64_t kept_bytes() const { return kept_bytes_; }
+  uint64_t kept_bytes(int device) const;
 
  private:
   uint64_t keep_bytes_;

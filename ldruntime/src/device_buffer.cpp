@@ -20,13 +20,16 @@ BlockCache& cache() {
   return *kept;
 }
 
-// cudaFree waits for the device, so no work still using the block can see it go.
+// After the block's last use (its event; cudaFree also waits for the device, but perhaps not for
+// another device's work). Clears the CUDA error only if one of these calls failed.
 void give_back(const std::vector<CachedBlock>& blocks) {
   for (const CachedBlock& b : blocks) {
-    cudaFree(b.ptr);
-    if (b.ready) cudaEventDestroy(static_cast<cudaEvent_t>(b.ready));
+    bool ok = true;
+    if (b.ready) ok = cudaEventSynchronize(static_cast<cudaEvent_t>(b.ready)) == cudaSuccess;
+    ok = cudaFree(b.ptr) == cudaSuccess && ok;
+    if (b.ready) ok = cudaEventDestroy(static_cast<cudaEvent_t>(b.ready)) == cudaSuccess && ok;
+    if (!ok) cudaGetLastError();
   }
-  cudaGetLastError();
 }
 
 }  // namespace
@@ -45,10 +48,14 @@ DeviceBuffer DeviceBuffer::allocate(uint64_t bytes, cudaStream_t stream) {
     std::lock_guard<std::mutex> lock(cache_mutex);
     reused = cache().take(device, rounded, b.block_);
   }
-  if (reused) {
-    // The block's last use was ordered on the stream that freed it.
-    if (b.block_.ready) cudaStreamWaitEvent(stream, static_cast<cudaEvent_t>(b.block_.ready), 0);
-  } else {
+  if (reused && b.block_.ready && cudaStreamWaitEvent(stream, static_cast<cudaEvent_t>(b.block_.ready), 0) != cudaSuccess) {
+    // Without the wait the block may still be in use: give it back instead.
+    cudaGetLastError();
+    give_back({b.block_});
+    b.block_ = CachedBlock{};
+    reused = false;
+  }
+  if (!reused) {
     void* p = nullptr;
     if (cudaMalloc(&p, rounded) != cudaSuccess) {
       // What the cache keeps may be what is missing: give it back and try once more.
@@ -71,16 +78,38 @@ DeviceBuffer DeviceBuffer::allocate(uint64_t bytes, cudaStream_t stream) {
   return b;
 }
 
+uint64_t DeviceBuffer::kept_bytes() {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  std::lock_guard<std::mutex> lock(cache_mutex);
+  return cache().kept_bytes(device);
+}
+
 DeviceBuffer::~DeviceBuffer() {
   if (!block_.ptr) return;
-  if (!block_.ready) {
+  bool keepable;
+  {
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    keepable = cache().fits(block_.bytes);
+  }
+  if (keepable && !block_.ready) {
     cudaEvent_t e = nullptr;
-    if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) == cudaSuccess) block_.ready = e;
+    if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) == cudaSuccess)
+      block_.ready = e;
+    else
+      cudaGetLastError();
   }
   std::vector<CachedBlock> leaving{block_};
-  if (block_.ready && cudaEventRecord(static_cast<cudaEvent_t>(block_.ready), stream_) == cudaSuccess) {
-    std::lock_guard<std::mutex> lock(cache_mutex);
-    leaving = cache().keep(block_);
+  if (keepable && block_.ready) {
+    if (cudaEventRecord(static_cast<cudaEvent_t>(block_.ready), stream_) == cudaSuccess) {
+      std::lock_guard<std::mutex> lock(cache_mutex);
+      leaving = cache().keep(block_);
+    } else {
+      cudaGetLastError();
+    }
   }
   give_back(leaving);
 }

@@ -1,8 +1,10 @@
 // Owning device allocation; allocation failure is a value, not an exception, so callers can degrade.
 // Freed buffers' blocks are kept (up to LDCC_POOL_KEEP bytes, block_cache.h) and reused by later
-// launches: a program launching a checked kernel in a loop allocates its copies once, and a free
-// neither waits for the device nor gives memory back. A kept block is reused in stream order: the
-// new stream waits for an event recorded where the old buffer was freed.
+// launches: a program launching a checked kernel in a loop allocates its copies once, and freeing a
+// kept block does not wait for the device. A kept block is reused in stream order: the new stream
+// waits for an event recorded where the old buffer was freed. A block the cache does not keep goes
+// back with cudaFree, which waits for the device. Neither touches the program's pending CUDA error
+// unless one of these calls fails.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -33,6 +35,8 @@ class DeviceBuffer {
   template <typename T = uint8_t>
   T* get() const { return static_cast<T*>(block_.ptr); }
   uint64_t bytes() const { return bytes_; }
+  // What the cache keeps for the current device: free for ldcc's next allocations.
+  static uint64_t kept_bytes();
 
  private:
   CachedBlock block_;  // what cudaMalloc gave (possibly larger than bytes_) and its reuse event

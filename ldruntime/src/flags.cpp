@@ -57,9 +57,10 @@ std::optional<MemLimit> parse_mem_limit(const std::string& text) {
   return MemLimit{false, number * scale};
 }
 
-uint64_t mem_limit_bytes() {
+uint64_t mem_limit_bytes(uint64_t reusable) {
   size_t free_bytes = 0, total = 0;
   cudaMemGetInfo(&free_bytes, &total);
+  free_bytes += reusable;
   auto limit = parse_mem_limit(flags().mem_limit);
   if (!limit) {
     static bool warned = false;

@@ -28,7 +28,8 @@ struct MemLimit {
 std::optional<MemLimit> parse_mem_limit(const std::string& text);
 // The device memory checks may use now: LDCC_MEM_LIMIT resolved against free memory (by default
 // half of it, so the program's own later allocations keep room), never more than is free.
-uint64_t mem_limit_bytes();
+// `reusable`: device memory ldcc itself keeps for reuse (DeviceBuffer), counted as free.
+uint64_t mem_limit_bytes(uint64_t reusable = 0);
 std::optional<uint64_t> parse_count(const std::string& text);
 std::string flags_help();
 

@@ -51,8 +51,22 @@ TEST(BlockCache, GivesBackTheOldestBlocksBeyondWhatItKeeps) {
   EXPECT_EQ(cache.kept_bytes(), 8u);
 }
 
+TEST(BlockCache, ABlockTakenAndKeptAgainLeavesLast) {
+  BlockCache cache(8);
+  cache.keep({0, fake(1), 4});
+  cache.keep({0, fake(2), 4});
+  CachedBlock b;
+  ASSERT_TRUE(cache.take(0, 4, b));
+  EXPECT_EQ(b.ptr, fake(1));  // equal fits: the oldest
+  EXPECT_TRUE(cache.keep(b).empty());
+  std::vector<CachedBlock> out = cache.keep({0, fake(3), 4});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].ptr, fake(2));
+}
+
 TEST(BlockCache, KeepingNothingGivesEveryBlockBack) {
   BlockCache cache(0);
+  EXPECT_FALSE(cache.fits(512));
   std::vector<CachedBlock> out = cache.keep({0, fake(1), 512});
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(cache.kept_bytes(), 0u);
@@ -68,6 +82,8 @@ TEST(BlockCache, TakeAllEmptiesOneDevice) {
   EXPECT_EQ(out[0].ptr, fake(1));
   EXPECT_EQ(out[1].ptr, fake(3));
   EXPECT_EQ(cache.kept_bytes(), 200u);
+  EXPECT_EQ(cache.kept_bytes(1), 200u);
+  EXPECT_EQ(cache.kept_bytes(0), 0u);
   CachedBlock b;
   EXPECT_FALSE(cache.take(0, 100, b));
   EXPECT_TRUE(cache.take(1, 200, b));

@@ -9,6 +9,12 @@
 //                      the same launch) times 2 in seen[b]: a real read-write race between blocks,
 //                      reported on seen[0] .. seen[14] (block 15 reads past the flags it is given:
 //                      flags has 17 elements, the last one never written).
+//   mixed_blocks:      even blocks race within themselves as counted_in_shared does (and store
+//                      their racy sum in counts); every block b writes marks[b] and stores
+//                      marks[b + 1] times 2 in reads[b]; blocks 2 and 3 both write cell[0]. Reported:
+//                      the read-write races of the odd blocks only, reads[1], [3], .. [13] (block 15
+//                      reads the never written marks[16]), and the write-write race on cell[0]
+//                      between blocks 2 and 3, though block 2 races within itself.
 // Prints nothing the test compares: counted_in_shared's results are racy by design.
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -27,6 +33,26 @@ __global__ void counted_in_shared(unsigned* counts) {
     unsigned sum = 0;
     for (int i = 0; i < kSlots; ++i) sum += tally[i];
     counts[blockIdx.x] = sum;
+  }
+}
+
+__global__ void mixed_blocks(unsigned* counts, unsigned* marks, unsigned* reads, unsigned* cell) {
+  __shared__ unsigned tally[kSlots];
+  const bool racing = blockIdx.x % 2 == 0;
+  if (racing && threadIdx.x < kSlots) tally[threadIdx.x] = 0;
+  __syncthreads();
+  if (racing)
+    for (int i = 0; i < kSlots; ++i) tally[(threadIdx.x + i) % kSlots] += 1;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    if (racing) {
+      unsigned sum = 0;
+      for (int i = 0; i < kSlots; ++i) sum += tally[i];
+      counts[blockIdx.x] = sum;
+    }
+    marks[blockIdx.x] = blockIdx.x + 1;
+    reads[blockIdx.x] = 2 * marks[blockIdx.x + 1];
+    if (blockIdx.x == 2 || blockIdx.x == 3) cell[0] = blockIdx.x;
   }
 }
 
@@ -50,6 +76,13 @@ int main() {
   for (int i = 0; i < 20; ++i) counted_in_shared<<<kBlocks, kThreads>>>(counts);
   cudaMemset(flags, 0, (kBlocks + 1) * sizeof(unsigned));
   reads_neighbour<<<kBlocks, kThreads>>>(flags, seen);
+  unsigned *mixed_counts = nullptr, *marks = nullptr, *reads = nullptr, *cell = nullptr;
+  cudaMalloc(&mixed_counts, kBlocks * sizeof(unsigned));
+  cudaMalloc(&marks, (kBlocks + 1) * sizeof(unsigned));
+  cudaMalloc(&reads, kBlocks * sizeof(unsigned));
+  cudaMalloc(&cell, sizeof(unsigned));
+  cudaMemset(marks, 0, (kBlocks + 1) * sizeof(unsigned));
+  mixed_blocks<<<kBlocks, kThreads>>>(mixed_counts, marks, reads, cell);
   if (cudaDeviceSynchronize() != cudaSuccess) {
     fprintf(stderr, "launch failed\n");
     return 1;

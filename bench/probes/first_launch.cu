@@ -51,16 +51,22 @@ void stack_steps(int* out, Lap& lap) {
   lap(second);
 }
 
-void pool_steps(int* out, Lap& lap) {
-  int supported = 0;
-  cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, 0);
-  lap("cudaDeviceGetAttribute");
+// A pool of device 0's memory, as ldcc made its own (before block_cache.h).
+cudaMemPool_t own_pool() {
   cudaMemPool_t pool;
   cudaMemPoolProps props{};
   props.allocType = cudaMemAllocationTypePinned;
   props.location.type = cudaMemLocationTypeDevice;
   props.location.id = 0;
   cudaMemPoolCreate(&pool, &props);
+  return pool;
+}
+
+void pool_steps(int* out, Lap& lap) {
+  int supported = 0;
+  cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, 0);
+  lap("cudaDeviceGetAttribute");
+  cudaMemPool_t pool = own_pool();
   lap("cudaMemPoolCreate");
   size_t free_bytes = 0, total = 0;
   cudaMemGetInfo(&free_bytes, &total);
@@ -114,11 +120,7 @@ void alloc_steps(const char* way, Lap& lap) {
     cudaDeviceGetDefaultMemPool(&pool, 0);
     lap("cudaDeviceGetDefaultMemPool");
   } else {
-    cudaMemPoolProps props{};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = 0;
-    cudaMemPoolCreate(&pool, &props);
+    pool = own_pool();
     lap("cudaMemPoolCreate");
   }
   cudaMallocFromPoolAsync(&a, std::strcmp(way, "own-pool-64M") == 0 ? 64 << 20 : 1024, pool, 0);

@@ -211,7 +211,7 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
   const uint64_t capacity = std::max<uint64_t>(parse_count(flags().log_capacity).value_or(65536), 1);
 
   // The largest plan whose buffers the device gives: M copies + the atomics' copy + U per target.
-  uint64_t budget = mem_limit_bytes(DeviceBuffer::kept_bytes());
+  uint64_t budget = DeviceBuffer::memory_budget();
   std::optional<CheckPlan> plan;
   Arena arena;
   while (budget > per_copy && (plan = plan_for_budget(blocks, per_copy, budget - per_copy))) {

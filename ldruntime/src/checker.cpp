@@ -32,7 +32,7 @@ bool cuda_ok(cudaError_t error, const std::string& kernel, const char* what, std
 }
 
 uint64_t memory_budget(const Options& options) {
-  return options.memory_budget ? options.memory_budget : mem_limit_bytes(DeviceBuffer::kept_bytes());
+  return options.memory_budget ? options.memory_budget : DeviceBuffer::memory_budget();
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ OrderedBlocksOutcome run_ordered_blocks(const std::vector<GlobalAllocation>& tar
 
   // Per target: `batch` copies, the atomics' copy, and (with more than one batch) the buffer the
   // batches are gathered in. The largest batch the device gives, halving the budget when it refuses.
-  uint64_t budget = mem_limit_bytes(DeviceBuffer::kept_bytes());
+  uint64_t budget = DeviceBuffer::memory_budget();
   uint32_t batch = 0, extra = 0;
   DeviceBuffer arena, table;
   while (true) {

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "block_cache.h"
+#include "flags.h"
 
 namespace ldcc {
 
@@ -37,6 +38,8 @@ class DeviceBuffer {
   uint64_t bytes() const { return bytes_; }
   // What the cache keeps for the current device: free for ldcc's next allocations.
   static uint64_t kept_bytes();
+  // The device memory a check may use now: LDCC_MEM_LIMIT over free memory plus kept_bytes().
+  static uint64_t memory_budget() { return mem_limit_bytes(kept_bytes()); }
 
  private:
   CachedBlock block_;  // what cudaMalloc gave (possibly larger than bytes_) and its reuse event

@@ -139,7 +139,7 @@ class WarpGlobals {
     uint64_t per_copy = 0;
     for (const GlobalAllocation& g : globals) per_copy += padded_copy_bytes(g.bytes);
     const uint64_t needed = uint64_t(warps + 1) * per_copy;
-    if (needed > mem_limit_bytes(DeviceBuffer::kept_bytes())) return std::to_string(needed) + " bytes of copies exceed the memory budget";
+    if (needed > DeviceBuffer::memory_budget()) return std::to_string(needed) + " bytes of copies exceed the memory budget";
     arena_ = DeviceBuffer::allocate(needed, stream);
     bounds_ = DeviceBuffer::allocate(footprints.size() * sizeof(unsigned long long), stream);
     if (!arena_ || !bounds_) return "no device memory for " + std::to_string(needed) + " bytes of copies";
@@ -225,7 +225,8 @@ struct Launch {
   }
 };
 
-// LDCC_PROFILE's name for the original kernel run after level B alone (the profile syncs after it).
+// LDCC_PROFILE's names for the level W kernel (when it cannot split it between sites and region
+// code) and for the original kernel run after level B alone (the profile syncs after it).
 constexpr const char* kLevelWPhase = "level W kernel (two passes per region, checks at barriers)";
 constexpr const char* kOriginalKernelPhase = "original kernel (it makes the results when level W does not run)";
 

@@ -23,13 +23,13 @@ __global__ void replicate_kernel(TargetBuffers t) {
 }
 
 template <int kBytes, int kMaxCopies, bool kWritePass2>
-__global__ void __launch_bounds__(kThreads) ww_check_kernel(TargetBuffers t, RaceLogView log) {
-  for_each_chunk<kBytes>(t, [&](uint64_t off) { ops::ww_check_chunk<kBytes, kMaxCopies, kWritePass2>(t, off, log); });
+__global__ void __launch_bounds__(kThreads) ww_check_kernel(TargetBuffers t, RaceLogView log, FootprintBounds footprint) {
+  for_each_chunk<kBytes>(t, [&](uint64_t off) { ops::ww_check_chunk<kBytes, kMaxCopies, kWritePass2>(t, off, log, footprint); });
 }
 
 template <bool kWritePass2>
-__global__ void ww_check_streaming_kernel(TargetBuffers t, RaceLogView log) {
-  for_each_chunk<16>(t, [&](uint64_t off) { ops::ww_check_chunk_streaming<kWritePass2>(t, off, log); });
+__global__ void ww_check_streaming_kernel(TargetBuffers t, RaceLogView log, FootprintBounds footprint) {
+  for_each_chunk<16>(t, [&](uint64_t off) { ops::ww_check_chunk_streaming<kWritePass2>(t, off, log, footprint); });
 }
 
 __global__ void init_pass2_kernel(TargetBuffers t) {
@@ -54,34 +54,6 @@ __global__ void merge_ordered_into_kernel(TargetBuffers t, TargetBuffers into) {
   for_each_chunk<16>(t, [&](uint64_t off) { ops::merge_ordered_chunk<16, false>(t, off, into); });
 }
 
-// Per copy, the first and one past the last byte that differs from S (the unit's write footprint).
-// Whole warps run every iteration (padded copies), so each copy's bounds are reduced per warp first.
-__global__ void footprint_kernel(TargetBuffers t, unsigned long long* lo, unsigned long long* hi) {
-  for_each_chunk<16>(t, [&](uint64_t off) {
-    const ops::Chunk<16> s = ops::load_original<16>(t, off);
-    for (uint32_t k = 0; k < t.num_copies; ++k) {
-      const ops::Chunk<16> p = ops::load_chunk<16>(ops::copy_at(t, k, off));
-      unsigned long long first = ~0ull, end = 0;
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const uint32_t d = __vcmpne4(p.w[i], s.w[i]);
-        if (!d) continue;
-        if (first == ~0ull) first = off + 4 * i + (__ffs(d) - 1) / 8;
-        end = off + 4 * i + (31 - __clz(d)) / 8 + 1;
-      }
-      if (!__any_sync(0xffffffffu, end != 0)) continue;
-      for (int delta = 16; delta > 0; delta /= 2) {
-        first = min(first, __shfl_xor_sync(0xffffffffu, first, delta));
-        end = max(end, __shfl_xor_sync(0xffffffffu, end, delta));
-      }
-      if ((threadIdx.x & 31) == 0) {
-        atomicMin(&lo[k], first);
-        atomicMax(&hi[k], end);
-      }
-    }
-  });
-}
-
 // Enough blocks to fill the device at the kernel's occupancy, never more than there are chunks.
 template <typename Kernel>
 unsigned grid_for(Kernel kernel, uint64_t chunks) {
@@ -100,25 +72,26 @@ void launch(Kernel kernel, const TargetBuffers& t, cudaStream_t stream, Args... 
 }
 
 template <bool kWritePass2>
-void ww_check(const TargetBuffers& t, const RaceLogView& log, WwLayout layout, cudaStream_t stream) {
+void ww_check(const TargetBuffers& t, const RaceLogView& log, WwLayout layout, cudaStream_t stream,
+              const FootprintBounds& fp = {}) {
   const uint32_t m = t.num_copies;
   if (layout == WwLayout::Auto) layout = auto_ww_layout(m);
   if (!ww_layout_supports(layout, m)) layout = WwLayout::Streaming;
   switch (layout) {
     case WwLayout::Registers16:
-      if (m <= 2) return launch<16>(ww_check_kernel<16, 2, kWritePass2>, t, stream, log);
-      if (m <= 4) return launch<16>(ww_check_kernel<16, 4, kWritePass2>, t, stream, log);
-      if (m <= 8) return launch<16>(ww_check_kernel<16, 8, kWritePass2>, t, stream, log);
-      if (m <= 16) return launch<16>(ww_check_kernel<16, 16, kWritePass2>, t, stream, log);
-      return launch<16>(ww_check_kernel<16, 32, kWritePass2>, t, stream, log);
+      if (m <= 2) return launch<16>(ww_check_kernel<16, 2, kWritePass2>, t, stream, log, fp);
+      if (m <= 4) return launch<16>(ww_check_kernel<16, 4, kWritePass2>, t, stream, log, fp);
+      if (m <= 8) return launch<16>(ww_check_kernel<16, 8, kWritePass2>, t, stream, log, fp);
+      if (m <= 16) return launch<16>(ww_check_kernel<16, 16, kWritePass2>, t, stream, log, fp);
+      return launch<16>(ww_check_kernel<16, 32, kWritePass2>, t, stream, log, fp);
     case WwLayout::Registers8:
-      if (m <= 32) return launch<8>(ww_check_kernel<8, 32, kWritePass2>, t, stream, log);
-      return launch<8>(ww_check_kernel<8, 64, kWritePass2>, t, stream, log);
+      if (m <= 32) return launch<8>(ww_check_kernel<8, 32, kWritePass2>, t, stream, log, fp);
+      return launch<8>(ww_check_kernel<8, 64, kWritePass2>, t, stream, log, fp);
     case WwLayout::Registers4:
-      if (m <= 32) return launch<4>(ww_check_kernel<4, 32, kWritePass2>, t, stream, log);
-      return launch<4>(ww_check_kernel<4, 64, kWritePass2>, t, stream, log);
+      if (m <= 32) return launch<4>(ww_check_kernel<4, 32, kWritePass2>, t, stream, log, fp);
+      return launch<4>(ww_check_kernel<4, 64, kWritePass2>, t, stream, log, fp);
     default:
-      return launch<16>(ww_check_streaming_kernel<kWritePass2>, t, stream, log);
+      return launch<16>(ww_check_streaming_kernel<kWritePass2>, t, stream, log, fp);
   }
 }
 
@@ -147,8 +120,8 @@ void ww_check_fused_with(const TargetBuffers& t, const RaceLogView& log, WwLayou
 
 void replicate(const TargetBuffers& t, cudaStream_t stream) { launch<16>(replicate_kernel, t, stream); }
 
-void ww_check_fused(const TargetBuffers& t, const RaceLogView& log, cudaStream_t stream) {
-  ww_check<true>(t, log, WwLayout::Auto, stream);
+void ww_check_fused(const TargetBuffers& t, const RaceLogView& log, cudaStream_t stream, const FootprintBounds& footprint) {
+  ww_check<true>(t, log, WwLayout::Auto, stream, footprint);
 }
 
 void ww_check_union(const TargetBuffers& t, const RaceLogView& log, cudaStream_t stream) {
@@ -163,10 +136,6 @@ void rw_check(const TargetBuffers& t, const RaceLogView& log, bool commit, cudaS
 }
 
 void commit(const TargetBuffers& t, cudaStream_t stream) { launch<16>(commit_kernel, t, stream); }
-
-void footprint(const TargetBuffers& t, unsigned long long* lo, unsigned long long* hi, cudaStream_t stream) {
-  launch<16>(footprint_kernel, t, stream, lo, hi);
-}
 
 void merge_ordered(const TargetBuffers& t, bool replicate_after, cudaStream_t stream) {
   if (replicate_after) launch<16>(merge_ordered_kernel<true>, t, stream);

@@ -1,5 +1,8 @@
 #include "reference/check_reference.h"
 
+#include <algorithm>
+#include <cstddef>
+
 namespace ldcc::reference {
 
 void replicate(const Bytes& original, std::vector<Bytes>& copies) {
@@ -22,6 +25,20 @@ Bytes ww_check_fused(const Bytes& original, std::vector<Bytes>& copies, uint32_t
   for (Bytes& copy : copies)
     for (uint64_t x = 0; x < original.size(); ++x) copy[x] = copy[x] != original[x] ? original[x] : uni[x];
   return uni;
+}
+
+std::vector<unsigned long long> footprints(const Bytes& original, const std::vector<Bytes>& copies) {
+  const std::size_t m = copies.size();
+  std::vector<unsigned long long> bounds(2 * m, 0);
+  for (std::size_t k = 0; k < m; ++k) {
+    bounds[k] = ~0ull;
+    for (uint64_t x = 0; x < original.size(); ++x)
+      if (copies[k][x] != original[x]) {
+        bounds[k] = std::min<unsigned long long>(bounds[k], x);
+        bounds[m + k] = x + 1;
+      }
+  }
+  return bounds;
 }
 
 void rw_check(const Bytes& uni, const std::vector<Bytes>& copies, uint32_t target, std::vector<RaceRecord>& races) {

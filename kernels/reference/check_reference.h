@@ -21,6 +21,10 @@ void replicate(const Bytes& original, std::vector<Bytes>& copies);
 Bytes ww_check_fused(const Bytes& original, std::vector<Bytes>& copies, uint32_t target,
                      std::vector<RaceRecord>& races);
 
+// Each copy's write footprint after pass 1, as lo[k] then hi[k] for every k: the first and one past
+// the last byte where copy k differs from S; ~0 and 0 where it does not differ.
+std::vector<unsigned long long> footprints(const Bytes& original, const std::vector<Bytes>& copies);
+
 // Step 5: appends a rw race for every byte where a pass-2 copy differs from U.
 void rw_check(const Bytes& uni, const std::vector<Bytes>& copies, uint32_t target, std::vector<RaceRecord>& races);
 

@@ -144,29 +144,44 @@ Race race_from(const RaceRecord& r, CopyUnits& copy_units, uint32_t round, uint3
   return race;
 }
 
-// After pass 1 with one copy per block: [lo, hi) of every block's changes to every target, laid out
-// [block][target][lo, hi] as LaunchCtx::footprints expects; empty if the device has no room.
-template <typename Buffers>
-std::vector<unsigned long long> block_footprints(size_t targets, uint32_t blocks, Buffers buffers, uint32_t copies,
-                                                 cudaStream_t stream) {
-  // Device side per target: lo[blocks] then hi[blocks], as kernels::footprint writes them.
-  std::vector<unsigned long long> bounds(2 * targets * blocks, 0);
-  for (size_t i = 0; i < targets; ++i) std::fill_n(bounds.begin() + 2 * i * blocks, blocks, ~0ull);
-  DeviceBuffer device = DeviceBuffer::allocate(bounds.size() * sizeof(unsigned long long), stream);
-  if (!device) return {};
-  auto* d = device.get<unsigned long long>();
-  cudaMemcpyAsync(d, bounds.data(), device.bytes(), cudaMemcpyHostToDevice, stream);
-  for (size_t i = 0; i < targets; ++i) kernels::footprint(buffers(i, copies), d + 2 * i * blocks, d + (2 * i + 1) * blocks, stream);
-  cudaMemcpyAsync(bounds.data(), d, device.bytes(), cudaMemcpyDeviceToHost, stream);
-  if (cudaStreamSynchronize(stream) != cudaSuccess) return {};
-  std::vector<unsigned long long> out(2 * targets * blocks);
-  for (uint32_t b = 0; b < blocks; ++b)
-    for (size_t i = 0; i < targets; ++i) {
-      out[2 * (b * targets + i)] = bounds[2 * i * blocks + b];
-      out[2 * (b * targets + i) + 1] = bounds[(2 * i + 1) * blocks + b];
-    }
-  return out;
-}
+// With one copy per block, the ww-check also gathers every block's write footprint (its changes to
+// each target, [lo, hi)): device bounds per target, lo[blocks] then hi[blocks], handed out as the
+// ww-check's FootprintBounds and read back laid out [block][target][lo, hi] as LaunchCtx::footprints
+// expects.
+class BlockFootprints {
+ public:
+  BlockFootprints(size_t targets, uint32_t blocks, cudaStream_t stream) : targets_(targets), blocks_(blocks) {
+    std::vector<unsigned long long> bounds(2 * targets * blocks, 0);
+    for (size_t i = 0; i < targets; ++i) std::fill_n(bounds.begin() + 2 * i * blocks, blocks, ~0ull);
+    device_ = DeviceBuffer::allocate(bounds.size() * sizeof(unsigned long long), stream);
+    if (device_) cudaMemcpyAsync(device_.get(), bounds.data(), device_.bytes(), cudaMemcpyHostToDevice, stream);
+  }
+  // Target i's bounds, or none if the device had no room for them.
+  FootprintBounds of(size_t i) const {
+    if (!device_) return {};
+    auto* d = device_.get<unsigned long long>();
+    return FootprintBounds{d + 2 * i * blocks_, d + (2 * i + 1) * blocks_, blocks_};
+  }
+  // After the ww-checks: empty if the bounds were not gathered.
+  std::vector<unsigned long long> read(cudaStream_t stream) const {
+    if (!device_) return {};
+    std::vector<unsigned long long> bounds(2 * targets_ * blocks_);
+    cudaMemcpyAsync(bounds.data(), device_.get(), device_.bytes(), cudaMemcpyDeviceToHost, stream);
+    if (cudaStreamSynchronize(stream) != cudaSuccess) return {};
+    std::vector<unsigned long long> out(2 * targets_ * blocks_);
+    for (uint32_t b = 0; b < blocks_; ++b)
+      for (size_t i = 0; i < targets_; ++i) {
+        out[2 * (b * targets_ + i)] = bounds[2 * i * blocks_ + b];
+        out[2 * (b * targets_ + i) + 1] = bounds[(2 * i + 1) * blocks_ + b];
+      }
+    return out;
+  }
+
+ private:
+  size_t targets_;
+  uint32_t blocks_;
+  DeviceBuffer device_;
+};
 
 // One pass-1 launch with `watches` active: for each watch, the blocks that stored into it, ascending.
 template <typename Buffers>
@@ -258,6 +273,7 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
   for (const GlobalAllocation& t : targets) element_sizes.push_back(t.element_size);
   RaceFilter filter(element_sizes);
   std::vector<std::pair<uint32_t, RaceRecord>> found;
+  std::vector<std::vector<RaceRecord>> round_writes, round_reads;  // per round: coalesced ww, raw rw records
   bool atomics = false;
   auto failed = [&](cudaError_t e, const char* what) {
     outcome.warning = std::string("level B ") + what + " failed: " + cudaGetErrorString(e);
@@ -279,10 +295,12 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
     PhaseProfile::end("level B pass 1");
     // One copy per block (so a single round, and copy k is block k): the pass-1 diff is each
     // block's write footprint, kept for level W.
-    if (copies == blocks && !atomics) outcome.footprints = block_footprints(targets.size(), blocks, buffers, copies, stream);
-    PhaseProfile::end("footprints");
-    for (size_t i = 0; i < targets.size(); ++i) kernels::ww_check_fused(buffers(i, copies + 1), log, stream);
-    PhaseProfile::end("ww-check");
+    std::optional<BlockFootprints> footprints;
+    if (copies == blocks && !atomics) footprints.emplace(targets.size(), blocks, stream);
+    for (size_t i = 0; i < targets.size(); ++i)
+      kernels::ww_check_fused(buffers(i, copies + 1), log, stream, footprints ? footprints->of(i) : FootprintBounds{});
+    if (footprints) outcome.footprints = footprints->read(stream);
+    PhaseProfile::end("ww-check and footprints");
     // Atomic results differ between executions by nature; a re-execution would compare them. With
     // global atomics level B checks write-write races only.
     if (!atomics) {
@@ -298,7 +316,18 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
     if (!records.empty())
       cudaMemcpy(records.data(), arena.records.get(), records.size() * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
     outcome.dropped_records += logged - records.size();
-    for (const RaceRecord& r : filter.next_round(coalesce_records(std::move(records)))) found.emplace_back(round, r);
+    // Read-write records wait for level W (BlockReads): most of a racy launch's are of blocks that
+    // race within themselves, dropped there before any sorting. Write-write records become reports now
+    // (read-write records never change which of them are new).
+    std::vector<RaceRecord>& reads = round_reads.emplace_back();
+    const auto first_read = std::stable_partition(records.begin(), records.end(), [](const RaceRecord& r) {
+      return RaceKind(r.kind) == RaceKind::WriteWrite;
+    });
+    reads.assign(first_read, records.end());
+    outcome.read_records += reads.size();
+    records.erase(first_read, records.end());
+    std::vector<RaceRecord>& writes = round_writes.emplace_back(coalesce_records(std::move(records)));
+    for (const RaceRecord& r : filter.next_round(writes)) found.emplace_back(round, r);
     PhaseProfile::end("reports");
   }
   // Memory-limited rounds name groups of blocks that shared a copy. One more launch records which
@@ -311,13 +340,7 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
   std::vector<std::vector<uint32_t>> writers = attribute_writers(watches, blocks, buffers, copies, ctx, stream, launch);
   PhaseProfile::end("attribution");
   CopyUnits copy_units(*plan);
-  std::vector<std::pair<uint32_t, RaceRecord>> reads;
   for (const auto& [round, r] : found) {
-    if (!filter.survives(r)) continue;
-    if (RaceKind(r.kind) == RaceKind::ReadWrite) {
-      reads.emplace_back(round, r);
-      continue;
-    }
     Race race = race_from(r, copy_units, round, copies, targets, desc, grid, region);
     size_t w = 0;
     while (w < watches.size() && !(watches[w].target == r.target && watches[w].lo == r.byte_lo && watches[w].hi == r.byte_hi)) ++w;
@@ -334,21 +357,32 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
     }
   }
   PhaseProfile::end("reports");
-  outcome.read_records = reads.size();
-  outcome.reads = [plan = *plan, reads = std::move(reads), copies, targets, &desc, grid, region](
-                      const std::function<bool(uint32_t)>& raced_within, uint64_t& inconclusive) {
+  // The rounds again with the read-write records of the blocks that did not race within themselves,
+  // through a filter of their own: which reads are new depends on the reads of earlier rounds kept.
+  outcome.reads = [plan = *plan, round_writes = std::move(round_writes), round_reads = std::move(round_reads), copies,
+                   targets, element_sizes, &desc, grid, region](const std::function<bool(uint32_t)>& raced_within,
+                                                                uint64_t& inconclusive) {
     CopyUnits copy_units(plan);
-    std::vector<Race> out;
-    for (const auto& [round, r] : reads) {
-      if (r.unit_a < copies) {
-        const std::vector<uint32_t>& readers = copy_units(round, r.unit_a);
-        if (std::any_of(readers.begin(), readers.end(), raced_within)) {
-          ++inconclusive;
-          continue;
-        }
+    RaceFilter filter(element_sizes);
+    std::vector<std::pair<uint32_t, RaceRecord>> reads;
+    for (uint32_t round = 0; round < round_reads.size(); ++round) {
+      std::vector<RaceRecord> kept;
+      for (const RaceRecord& r : round_reads[round]) {
+        const bool raced = r.unit_a < copies && [&] {
+          const std::vector<uint32_t>& readers = copy_units(round, r.unit_a);
+          return std::any_of(readers.begin(), readers.end(), raced_within);
+        }();
+        if (raced) ++inconclusive;
+        else kept.push_back(r);
       }
-      out.push_back(race_from(r, copy_units, round, copies, targets, desc, grid, region));
+      kept = coalesce_records(std::move(kept));
+      kept.insert(kept.end(), round_writes[round].begin(), round_writes[round].end());
+      for (const RaceRecord& r : filter.next_round(kept))
+        if (RaceKind(r.kind) == RaceKind::ReadWrite) reads.emplace_back(round, r);
     }
+    std::vector<Race> out;
+    for (const auto& [round, r] : reads)
+      if (filter.survives(r)) out.push_back(race_from(r, copy_units, round, copies, targets, desc, grid, region));
     return out;
   };
   outcome.checked = true;

@@ -129,6 +129,22 @@ void check_case(const Case& c, uint64_t seed) {
   EXPECT_EQ(t.get_copies(), ref_p2);
   EXPECT_EQ(reference::expand(t.get_records()), reference::expand(ref_records));
 
+  // the fused ww-check gathering the write footprints of every copy but the last (level B: the
+  // atomics' copy comes last and has none)
+  if (c.copies > 1) {
+    const uint32_t noted = c.copies - 1;
+    const std::vector<Bytes> noted_copies(p1.begin(), p1.begin() + noted);
+    std::vector<unsigned long long> start(2 * noted, 0);
+    std::fill_n(start.begin(), noted, ~0ull);
+    DeviceArray<unsigned long long> bounds(start);
+    t.set_copies(p1);
+    kernels::ww_check_fused(t.buffers(), t.log(), nullptr, FootprintBounds{bounds.ptr, bounds.ptr + noted, noted});
+    LDCC_CUDA_OK(cudaDeviceSynchronize());
+    t.get_records();
+    EXPECT_EQ(bounds.download(), reference::footprints(s, noted_copies));
+    EXPECT_EQ(t.get_copies(), ref_p2);
+  }
+
   // the unfused pair computes the same
   t.set_copies(p1);
   kernels::ww_check_union(t.buffers(), t.log(), nullptr);

@@ -34,6 +34,16 @@ TEST(CheckReference, DisjointWritesAreRaceFreeAndCommitAll) {
   for (uint64_t x = 0; x < s.size(); ++x) EXPECT_EQ(out.committed[x], uint8_t(100 + x % 4)) << x;
 }
 
+TEST(CheckReference, FootprintsSpanFirstToLastChangedByte) {
+  const Bytes s = pattern(40);
+  std::vector<Bytes> copies(3, s);
+  copies[0][5] ^= 1;
+  copies[0][17] ^= 1;
+  copies[2][39] ^= 0xff;
+  copies[1][20] = s[20];  // a write of the value S already holds is not seen
+  EXPECT_EQ(reference::footprints(s, copies), (std::vector<unsigned long long>{5, ~0ull, 39, 18, 0, 40}));
+}
+
 TEST(CheckReference, PlantedWriteWriteNamesBothWritersAndByte) {
   const Bytes s = pattern(64);
   std::vector<Program> units(3);

@@ -10,8 +10,11 @@ namespace ldcc::kernels {
 
 // Step 1, init: every copy := S.
 void replicate(const TargetBuffers& t, cudaStream_t stream);
-// Step 3, fused: ww-check + union U + pass-2 init of every copy, reading each input once.
-void ww_check_fused(const TargetBuffers& t, const RaceLogView& log, cudaStream_t stream);
+// Step 3, fused: ww-check + union U + pass-2 init of every copy, reading each input once; with
+// `footprint`, also the write footprint of each copy below footprint.copies (lo must start at ~0ull
+// and hi at 0; they stay so for a copy equal to S).
+void ww_check_fused(const TargetBuffers& t, const RaceLogView& log, cudaStream_t stream,
+                    const FootprintBounds& footprint = {});
 // The same step unfused, for measuring fusion: ww-check + union only, then the pass-2 init alone.
 void ww_check_union(const TargetBuffers& t, const RaceLogView& log, cudaStream_t stream);
 void init_pass2(const TargetBuffers& t, cudaStream_t stream);
@@ -19,9 +22,6 @@ void init_pass2(const TargetBuffers& t, cudaStream_t stream);
 void rw_check(const TargetBuffers& t, const RaceLogView& log, bool commit, cudaStream_t stream);
 // Step 6 alone: S := U.
 void commit(const TargetBuffers& t, cudaStream_t stream);
-// The write footprint of every copy after pass 1: lo[k], hi[k] become the first and one past the
-// last byte where copy k differs from S (lo must start at ~0ull and hi at 0; untouched if none).
-void footprint(const TargetBuffers& t, unsigned long long* lo, unsigned long long* hi, cudaStream_t stream);
 // Deterministic mode: S := S + changes of copies 0..M-1 in order (the highest writer wins); with
 // `replicate_after` every copy is reset to the merged state in the same pass.
 void merge_ordered(const TargetBuffers& t, bool replicate_after, cudaStream_t stream);

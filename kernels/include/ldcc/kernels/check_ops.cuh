@@ -136,6 +136,31 @@ __device__ __noinline__ void log_read_write(TargetBuffers t, uint64_t off, uint3
   runs.flush();
 }
 
+// Adds the bytes copy k changed in this chunk (`wrote`: __vcmpne4 of each word against S) to its
+// footprint. The warp's threads reduce first, so one atomic pair per warp and copy; every thread of
+// the warp calls it with the same k.
+template <int kWords>
+__device__ __forceinline__ void note_footprint(const FootprintBounds& f, uint32_t k, uint64_t off,
+                                               const uint32_t (&wrote)[kWords]) {
+  if (f.lo == nullptr || k >= f.copies) return;
+  unsigned long long first = ~0ull, end = 0;
+#pragma unroll
+  for (int i = 0; i < kWords; ++i) {
+    if (!wrote[i]) continue;
+    if (first == ~0ull) first = off + 4 * i + (__ffs(wrote[i]) - 1) / 8;
+    end = off + 4 * i + (31 - __clz(wrote[i])) / 8 + 1;
+  }
+  if (!__any_sync(0xffffffffu, end != 0)) return;
+  for (int delta = 16; delta > 0; delta /= 2) {
+    first = min(first, __shfl_xor_sync(0xffffffffu, first, delta));
+    end = max(end, __shfl_xor_sync(0xffffffffu, end, delta));
+  }
+  if ((threadIdx.x & 31) == 0) {
+    atomicMin(&f.lo[k], first);
+    atomicMax(&f.hi[k], end);
+  }
+}
+
 // init: every copy := S.
 template <int kBytes>
 __device__ __forceinline__ void replicate_chunk(const TargetBuffers& t, uint64_t off) {
@@ -147,8 +172,10 @@ __device__ __forceinline__ void replicate_chunk(const TargetBuffers& t, uint64_t
 // each input is read once: a copy whose byte differs from S wrote it; a second writer is a ww race;
 // U collects every write (the last writer wins when there is a race); and, when kWritePass2, each
 // copy becomes its pass-2 start state P2_k = (P1_k != S) ? S : U.
+// With `footprint`, each copy's changes also go to its footprint (note_footprint: whole warps only).
 template <int kBytes, int kMaxCopies, bool kWritePass2>
-__device__ __forceinline__ void ww_check_chunk(const TargetBuffers& t, uint64_t off, const RaceLogView& log) {
+__device__ __forceinline__ void ww_check_chunk(const TargetBuffers& t, uint64_t off, const RaceLogView& log,
+                                               const FootprintBounds& footprint = {}) {
   constexpr int kWords = Chunk<kBytes>::kWords;
   const Chunk<kBytes> s = load_original<kBytes>(t, off);
   Chunk<kBytes> p[kMaxCopies];
@@ -177,12 +204,14 @@ __device__ __forceinline__ void ww_check_chunk(const TargetBuffers& t, uint64_t 
     for (int k = 0; k < kMaxCopies; ++k) {
       if (k >= t.num_copies) break;
       Chunk<kBytes> p2;
+      uint32_t wrote[kWords];
 #pragma unroll
       for (int i = 0; i < kWords; ++i) {
-        const uint32_t wrote = __vcmpne4(p[k].w[i], s.w[i]);
-        p2.w[i] = (s.w[i] & wrote) | (u.w[i] & ~wrote);
+        wrote[i] = __vcmpne4(p[k].w[i], s.w[i]);
+        p2.w[i] = (s.w[i] & wrote[i]) | (u.w[i] & ~wrote[i]);
       }
       store_chunk<kBytes>(copy_at(t, k, off), p2);
+      note_footprint<kWords>(footprint, k, off, wrote);
     }
   }
 }
@@ -190,7 +219,8 @@ __device__ __forceinline__ void ww_check_chunk(const TargetBuffers& t, uint64_t 
 // The same check for any number of copies: one streaming pass builds U and finds clashes, a second
 // re-reads the copies (mostly from L2) to write the pass-2 states.
 template <bool kWritePass2>
-__device__ __forceinline__ void ww_check_chunk_streaming(const TargetBuffers& t, uint64_t off, const RaceLogView& log) {
+__device__ __forceinline__ void ww_check_chunk_streaming(const TargetBuffers& t, uint64_t off, const RaceLogView& log,
+                                                         const FootprintBounds& footprint = {}) {
   constexpr int kBytes = 16, kWords = 4;
   const Chunk<kBytes> s = load_original<kBytes>(t, off);
   Chunk<kBytes> u = s;
@@ -211,12 +241,14 @@ __device__ __forceinline__ void ww_check_chunk_streaming(const TargetBuffers& t,
   if constexpr (kWritePass2) {
     for (uint32_t k = 0; k < t.num_copies; ++k) {
       Chunk<kBytes> p = load_chunk<kBytes>(copy_at(t, k, off));
+      uint32_t wrote[kWords];
 #pragma unroll
       for (int i = 0; i < kWords; ++i) {
-        const uint32_t wrote = __vcmpne4(p.w[i], s.w[i]);
-        p.w[i] = (s.w[i] & wrote) | (u.w[i] & ~wrote);
+        wrote[i] = __vcmpne4(p.w[i], s.w[i]);
+        p.w[i] = (s.w[i] & wrote[i]) | (u.w[i] & ~wrote[i]);
       }
       store_chunk<kBytes>(copy_at(t, k, off), p);
+      note_footprint<kWords>(footprint, k, off, wrote);
     }
   }
 }

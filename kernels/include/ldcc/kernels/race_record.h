@@ -73,4 +73,12 @@ struct TargetBuffers {
   uint32_t target_id;
 };
 
+// Where the ww-check also gathers each copy's write footprint: lo[k] and hi[k] become the first and
+// one past the last byte where copy k (k < copies) differs from S. lo == nullptr: not gathered.
+struct FootprintBounds {
+  unsigned long long* lo = nullptr;
+  unsigned long long* hi = nullptr;
+  uint32_t copies = 0;
+};
+
 }  // namespace ldcc

@@ -328,7 +328,7 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
     records.erase(first_read, records.end());
     std::vector<RaceRecord>& writes = round_writes.emplace_back(coalesce_records(std::move(records)));
     for (const RaceRecord& r : filter.next_round(writes)) found.emplace_back(round, r);
-    PhaseProfile::end("reports");
+    PhaseProfile::end("reports: level B's log");
   }
   // Memory-limited rounds name groups of blocks that shared a copy. One more launch records which
   // blocks store into each write-write range, so the report names the blocks a full check would.
@@ -356,7 +356,7 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
       outcome.races.push_back(race);
     }
   }
-  PhaseProfile::end("reports");
+  PhaseProfile::end("reports: level B's write-write races");
   // The rounds again with the read-write records of the blocks that did not race within themselves,
   // through a filter of their own: which reads are new depends on the reads of earlier rounds kept.
   outcome.reads = [plan = *plan, round_writes = std::move(round_writes), round_reads = std::move(round_reads), copies,
@@ -367,11 +367,20 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
     std::vector<std::pair<uint32_t, RaceRecord>> reads;
     for (uint32_t round = 0; round < round_reads.size(); ++round) {
       std::vector<RaceRecord> kept;
+      // Per copy: unknown, or whether a block that ran on it raced within itself (a racy launch's log
+      // holds thousands of records of the same few copies).
+      enum : uint8_t { kUnknown, kRaced, kClean };
+      std::vector<uint8_t> copy_raced(copies, kUnknown);
       for (const RaceRecord& r : round_reads[round]) {
-        const bool raced = r.unit_a < copies && [&] {
-          const std::vector<uint32_t>& readers = copy_units(round, r.unit_a);
-          return std::any_of(readers.begin(), readers.end(), raced_within);
-        }();
+        bool raced = false;
+        if (r.unit_a < copies) {
+          uint8_t& known = copy_raced[r.unit_a];
+          if (known == kUnknown) {
+            const std::vector<uint32_t>& readers = copy_units(round, r.unit_a);
+            known = std::any_of(readers.begin(), readers.end(), raced_within) ? kRaced : kClean;
+          }
+          raced = known == kRaced;
+        }
         if (raced) ++inconclusive;
         else kept.push_back(r);
       }

@@ -13,7 +13,6 @@
 #include <sstream>
 #include <string>
 #include <tuple>
-#include <unordered_set>
 #include <vector>
 
 #include "block_level.h"
@@ -568,6 +567,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   const uint64_t logged = count[kNumCounters];
   std::vector<RaceRecord> log(std::min<uint64_t>(logged, capacity));
   if (!log.empty()) cudaMemcpy(log.data(), records.get<void>(), log.size() * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
+  PhaseProfile::end("reports: copying level W's log");
 
   result.checked = true;
   result.copies = std::max(result.copies, launch.warps + 1);
@@ -578,11 +578,13 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   {
     // Blocks level W saw race within themselves, before the records of earlier launches go: when the
     // log overflowed, any block may have.
-    std::unordered_set<uint32_t> raced;
-    for (const RaceRecord& r : log) raced.insert(r.block);
     const bool overflowed = logged > log.size();
-    add_block_reads(races, block_reads, [&](uint32_t b) { return overflowed || raced.count(b) > 0; }, kernel);
+    std::vector<bool> raced(overflowed ? 0 : blocks);
+    for (const RaceRecord& r : log)
+      if (r.block < raced.size()) raced[r.block] = true;
+    add_block_reads(races, block_reads, [&](uint32_t b) { return overflowed || (b < raced.size() && raced[b]); }, kernel);
   }
+  PhaseProfile::end("reports: level B's read-write records");
   // A record an earlier launch logged is not made into a report again. The same race in several
   // blocks is one report naming the first block and how many others.
   {
@@ -594,6 +596,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     races.back().other_blocks = m.other_blocks;
   }
   result.races = coalesce(std::move(races));
+  PhaseProfile::end("reports: level W's records");
   if (parse_count(flags().verbose).value_or(0))
     std::fprintf(stderr,
                  "ldcc: %s<<<%s, %s>>>: %u warps x %llu bytes of shared targets in %s; %llu regions checked, %llu "
@@ -602,7 +605,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
                  (unsigned long long)ctx.layout_bytes, dynamic_bytes ? "shared memory" : "global scratch",
                  count[kRegionsChecked], count[kPass2Skipped]);
   ProcessReport::instance().add(result);
-  PhaseProfile::end("reports");
+  PhaseProfile::end("reports: the process report");
 }
 
 }  // namespace ldcc::rt

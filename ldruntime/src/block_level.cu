@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -98,7 +99,7 @@ namespace {
 
 // The copies of one round layout: per target, M private copies, the atomics' copy, then U.
 struct Arena {
-  DeviceBuffer buffer, table, records, count;
+  DeviceBuffer buffer, table, records, read_records, count;  // count: write-write, read-write records
   std::vector<uint64_t> offsets, strides;
 };
 
@@ -233,8 +234,9 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
     arena.buffer = DeviceBuffer::allocate(plan_bytes(*plan, per_copy) + per_copy, stream);
     arena.table = DeviceBuffer::allocate(uint64_t(blocks) * sizeof(uint32_t), stream);
     arena.records = DeviceBuffer::allocate(capacity * sizeof(RaceRecord), stream);
-    arena.count = DeviceBuffer::allocate(sizeof(unsigned long long), stream);
-    if (arena.buffer && arena.table && arena.records && arena.count) break;
+    arena.read_records = DeviceBuffer::allocate(capacity * sizeof(RaceRecord), stream);
+    arena.count = DeviceBuffer::allocate(2 * sizeof(unsigned long long), stream);
+    if (arena.buffer && arena.table && arena.records && arena.read_records && arena.count) break;
     arena = Arena();
     budget = plan_bytes(*plan, per_copy) / 2 + per_copy;
     plan.reset();
@@ -266,8 +268,15 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
     const TargetBuffers b = buffers(i, copies + 1);
     ctx.globals[i] = GlobalTarget{b.original, b.bytes, b.copies, b.stride, uint64_t(copies + 1) * b.stride};
   }
+  // Write-write and read-write records go to logs of their own: the read-write ones wait for level W
+  // (BlockReads), and most of a racy launch's are of blocks that race within themselves.
   auto* count = arena.count.get<unsigned long long>();
   const RaceLogView log{arena.records.get<RaceRecord>(), count, uint32_t(capacity)};
+  const RaceLogView read_log{arena.read_records.get<RaceRecord>(), count + 1, uint32_t(capacity)};
+  // With one round, its read-write records stay on the device until level W says whether any of
+  // them count; with more, each round's are copied before the next round reuses the log.
+  const bool reads_on_device = plan->rounds() == 1;
+  uint64_t device_reads = 0;
 
   std::vector<uint64_t> element_sizes;
   for (const GlobalAllocation& t : targets) element_sizes.push_back(t.element_size);
@@ -283,7 +292,7 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
   for (uint32_t round = 0; round < plan->rounds(); ++round) {
     const std::vector<uint32_t> table = plan->copy_table(round);
     cudaMemcpyAsync(arena.table.get(), table.data(), table.size() * sizeof(uint32_t), cudaMemcpyHostToDevice, stream);
-    cudaMemsetAsync(count, 0, sizeof *count, stream);
+    cudaMemsetAsync(count, 0, arena.count.bytes(), stream);
     cudaMemsetAsync(ctx.counters + kGlobalAtomics, 0, sizeof(unsigned long long), stream);
     for (size_t i = 0; i < targets.size(); ++i) kernels::replicate(buffers(i, copies + 1), stream);
     PhaseProfile::end("replicate");
@@ -306,26 +315,26 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
     if (!atomics) {
       if (cudaError_t e = launch(); e != cudaSuccess) return failed(e, "pass 2");
       PhaseProfile::end("level B pass 2");
-      for (size_t i = 0; i < targets.size(); ++i) kernels::rw_check(buffers(i, copies), log, false, stream);
+      for (size_t i = 0; i < targets.size(); ++i) kernels::rw_check(buffers(i, copies), read_log, false, stream);
       PhaseProfile::end("rw-check");
     }
-    unsigned long long logged = 0;
-    cudaMemcpyAsync(&logged, count, sizeof logged, cudaMemcpyDeviceToHost, stream);
+    unsigned long long logged[2] = {};
+    cudaMemcpyAsync(logged, count, sizeof logged, cudaMemcpyDeviceToHost, stream);
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return failed(e, "check");
-    std::vector<RaceRecord> records(std::min<unsigned long long>(logged, capacity));
+    std::vector<RaceRecord> records(std::min<unsigned long long>(logged[0], capacity));
     if (!records.empty())
       cudaMemcpy(records.data(), arena.records.get(), records.size() * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
-    outcome.dropped_records += logged - records.size();
-    // Read-write records wait for level W (BlockReads): most of a racy launch's are of blocks that
-    // race within themselves, dropped there before any sorting. Write-write records become reports now
-    // (read-write records never change which of them are new).
-    std::vector<RaceRecord>& reads = round_reads.emplace_back();
-    const auto first_read = std::stable_partition(records.begin(), records.end(), [](const RaceRecord& r) {
-      return RaceKind(r.kind) == RaceKind::WriteWrite;
-    });
-    reads.assign(first_read, records.end());
-    outcome.read_records += reads.size();
-    records.erase(first_read, records.end());
+    const uint64_t reads = std::min<unsigned long long>(logged[1], capacity);
+    outcome.dropped_records += logged[0] - records.size() + logged[1] - reads;
+    outcome.read_records += reads;
+    std::vector<RaceRecord>& round_read = round_reads.emplace_back();
+    if (reads_on_device) {
+      device_reads = reads;
+    } else if (reads) {
+      round_read.resize(reads);
+      cudaMemcpy(round_read.data(), arena.read_records.get(), reads * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
+    }
+    // Write-write records become reports now (read-write records never change which of them are new).
     std::vector<RaceRecord>& writes = round_writes.emplace_back(coalesce_records(std::move(records)));
     for (const RaceRecord& r : filter.next_round(writes)) found.emplace_back(round, r);
     PhaseProfile::end("reports: level B's log");
@@ -359,9 +368,11 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
   PhaseProfile::end("reports: level B's write-write races");
   // The rounds again with the read-write records of the blocks that did not race within themselves,
   // through a filter of their own: which reads are new depends on the reads of earlier rounds kept.
+  std::shared_ptr<DeviceBuffer> read_records;
+  if (device_reads) read_records = std::make_shared<DeviceBuffer>(std::move(arena.read_records));
   outcome.reads = [plan = *plan, round_writes = std::move(round_writes), round_reads = std::move(round_reads), copies,
-                   targets, element_sizes, &desc, grid, region](const std::function<bool(uint32_t)>& raced_within,
-                                                                uint64_t& inconclusive) {
+                   read_records, device_reads, targets, element_sizes, &desc, grid, region](
+                      const std::function<bool(uint32_t)>& raced_within, uint64_t& inconclusive) mutable {
     CopyUnits copy_units(plan);
     RaceFilter filter(element_sizes);
     std::vector<std::pair<uint32_t, RaceRecord>> reads;
@@ -371,17 +382,28 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
       // holds thousands of records of the same few copies).
       enum : uint8_t { kUnknown, kRaced, kClean };
       std::vector<uint8_t> copy_raced(copies, kUnknown);
-      for (const RaceRecord& r : round_reads[round]) {
-        bool raced = false;
-        if (r.unit_a < copies) {
-          uint8_t& known = copy_raced[r.unit_a];
-          if (known == kUnknown) {
-            const std::vector<uint32_t>& readers = copy_units(round, r.unit_a);
-            known = std::any_of(readers.begin(), readers.end(), raced_within) ? kRaced : kClean;
-          }
-          raced = known == kRaced;
+      const auto copy_is_raced = [&](uint32_t copy) {
+        uint8_t& known = copy_raced[copy];
+        if (known == kUnknown) {
+          const std::vector<uint32_t>& readers = copy_units(round, copy);
+          known = std::any_of(readers.begin(), readers.end(), raced_within) ? kRaced : kClean;
         }
-        if (raced) ++inconclusive;
+        return known == kRaced;
+      };
+      if (round == 0 && read_records) {
+        // Still on the device: copied only if some copy's blocks did not race within themselves.
+        bool all_raced = true;
+        for (uint32_t k = 0; k < copies && all_raced; ++k) all_raced = copy_is_raced(k);
+        if (all_raced) {
+          inconclusive += device_reads;
+        } else {
+          round_reads[0].resize(device_reads);
+          cudaMemcpy(round_reads[0].data(), read_records->get(), device_reads * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
+        }
+        read_records.reset();
+      }
+      for (const RaceRecord& r : round_reads[round]) {
+        if (r.unit_a < copies && copy_is_raced(r.unit_a)) ++inconclusive;
         else kept.push_back(r);
       }
       kept = coalesce_records(std::move(kept));
@@ -399,7 +421,8 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
   if (atomics) outcome.footprints.clear();
   outcome.copies = copies;
   outcome.rounds = plan->rounds();
-  outcome.extra_device_bytes = arena.buffer.bytes() + arena.table.bytes() + arena.records.bytes() + arena.count.bytes();
+  outcome.extra_device_bytes = arena.buffer.bytes() + arena.table.bytes() + arena.records.bytes() +
+                               (read_records ? read_records->bytes() : arena.read_records.bytes()) + arena.count.bytes();
   if (parse_count(flags().verbose).value_or(0))
     std::fprintf(stderr, "ldcc: %s: level B over %zu global targets (%llu bytes per copy): %u blocks, %u copies, %u rounds%s\n",
                  desc.name, targets.size(), (unsigned long long)per_copy, blocks, copies, plan->rounds(),

@@ -378,23 +378,15 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
     std::vector<std::pair<uint32_t, RaceRecord>> reads;
     for (uint32_t round = 0; round < round_reads.size(); ++round) {
       std::vector<RaceRecord> kept;
-      // Per copy: unknown, or whether a block that ran on it raced within itself (a racy launch's log
-      // holds thousands of records of the same few copies).
-      enum : uint8_t { kUnknown, kRaced, kClean };
-      std::vector<uint8_t> copy_raced(copies, kUnknown);
-      const auto copy_is_raced = [&](uint32_t copy) {
-        uint8_t& known = copy_raced[copy];
-        if (known == kUnknown) {
-          const std::vector<uint32_t>& readers = copy_units(round, copy);
-          known = std::any_of(readers.begin(), readers.end(), raced_within) ? kRaced : kClean;
-        }
-        return known == kRaced;
-      };
+      // Per copy: whether a block that ran on it raced within itself (a racy launch's log holds
+      // thousands of records of the same few copies).
+      const std::vector<uint32_t> table = plan.copy_table(round);
+      std::vector<bool> copy_raced(copies, false);
+      for (uint32_t block = 0; block < table.size(); ++block)
+        if (table[block] < copies && !copy_raced[table[block]] && raced_within(block)) copy_raced[table[block]] = true;
       if (round == 0 && read_records) {
         // Still on the device: copied only if some copy's blocks did not race within themselves.
-        bool all_raced = true;
-        for (uint32_t k = 0; k < copies && all_raced; ++k) all_raced = copy_is_raced(k);
-        if (all_raced) {
+        if (std::all_of(copy_raced.begin(), copy_raced.end(), [](bool raced) { return raced; })) {
           inconclusive += device_reads;
         } else {
           round_reads[0].resize(device_reads);
@@ -403,7 +395,7 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
         read_records.reset();
       }
       for (const RaceRecord& r : round_reads[round]) {
-        if (r.unit_a < copies && copy_is_raced(r.unit_a)) ++inconclusive;
+        if (r.unit_a < copies && copy_raced[r.unit_a]) ++inconclusive;
         else kept.push_back(r);
       }
       kept = coalesce_records(std::move(kept));

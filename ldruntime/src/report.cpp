@@ -147,29 +147,24 @@ std::string group_key(const Race& r) {
   return std::to_string(int(r.kind)) + '\n' + r.space + '\n' + r.kernel + '\n' + r.region + '\n' + r.target;
 }
 
-// Splits races into groups (group_key), each in order of first appearance.
-std::vector<std::vector<Race>> groups_of(const std::vector<Race>& races) {
-  std::vector<std::vector<Race>> groups;
-  std::map<std::string, size_t> index;
-  for (const Race& r : races) {
-    auto [it, fresh] = index.emplace(group_key(r), groups.size());
+// Splits races [begin, end) into groups (what group_key says), each in order of first appearance.
+// Groups point into the races: a racy launch has thousands in one group.
+std::vector<std::vector<const Race*>> groups_of(const Race* begin, const Race* end) {
+  std::vector<std::vector<const Race*>> groups;
+  using Key = std::tuple<RaceKind, std::string_view, std::string_view, std::string_view, std::string_view>;
+  std::map<Key, size_t> index;
+  for (const Race* r = begin; r != end; ++r) {
+    auto [it, fresh] = index.emplace(Key{r->kind, r->space, r->kernel, r->region, r->target}, groups.size());
     if (fresh) groups.emplace_back();
     groups[it->second].push_back(r);
   }
   return groups;
 }
-}  // namespace
 
-std::vector<Race> group_leaders(const std::vector<Race>& races) {
-  std::vector<Race> leaders;
-  for (const std::vector<Race>& g : groups_of(races)) leaders.push_back(g.front());
-  return leaders;
-}
-
-std::string format_race_group(const std::vector<Race>& group) {
-  if (group.size() == 1) return format_race(group.front());
-  const auto lowest = std::min_element(group.begin(), group.end(), [](const Race& a, const Race& b) { return a.byte_lo < b.byte_lo; });
-  const auto highest = std::max_element(group.begin(), group.end(), [](const Race& a, const Race& b) { return a.byte_hi < b.byte_hi; });
+std::string format_group(const std::vector<const Race*>& group) {
+  if (group.size() == 1) return format_race(*group.front());
+  const Race* lowest = *std::min_element(group.begin(), group.end(), [](const Race* a, const Race* b) { return a->byte_lo < b->byte_lo; });
+  const Race* highest = *std::max_element(group.begin(), group.end(), [](const Race* a, const Race* b) { return a->byte_hi < b->byte_hi; });
   const std::string text = format_race(*lowest);
   std::ostringstream variable;
   variable << "  variable: " << element_text(*lowest);
@@ -182,6 +177,20 @@ std::string format_race_group(const std::vector<Race>& group) {
   // The first race's text with its variable line replaced by the group's span.
   const size_t begin = text.find("  variable: "), end = text.find('\n', begin);
   return text.substr(0, begin) + variable.str() + text.substr(end);
+}
+
+}  // namespace
+
+std::vector<Race> group_leaders(const std::vector<Race>& races) {
+  std::vector<Race> leaders;
+  for (const auto& g : groups_of(races.data(), races.data() + races.size())) leaders.push_back(*g.front());
+  return leaders;
+}
+
+std::string format_race_group(const std::vector<Race>& group) {
+  std::vector<const Race*> pointers;
+  for (const Race& r : group) pointers.push_back(&r);
+  return format_group(pointers);
 }
 
 std::string summary_line(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped) {
@@ -241,16 +250,18 @@ void ProcessReport::add(const LaunchResult& result) {
   regions_ += result.regions;
   dropped_ += result.dropped_records;
   peak_extra_bytes_ = std::max(peak_extra_bytes_, result.extra_device_bytes);
-  std::vector<Race> fresh;
+  const size_t first_fresh = races_.size();
   for (const Race& race : result.races) {
     // Seen before in this process (a kernel launched in a loop), however many blocks saw it there.
-    if (!reported_.insert(race).second) continue;
+    const size_t hash = RaceHash()(race);
+    const auto [same_begin, same_end] = reported_.equal_range(hash);
+    if (std::any_of(same_begin, same_end, [&](const auto& entry) { return RaceSame()(races_[entry.second], race); })) continue;
+    reported_.emplace(hash, races_.size());
     races_.push_back(race);
-    fresh.push_back(race);
   }
   // One text per group; a group printed after an earlier launch is not printed again.
-  for (const std::vector<Race>& group : groups_of(fresh))
-    if (printed_groups_.insert(group_key(group.front())).second) std::fputs(format_race_group(group).c_str(), stderr);
+  for (const auto& group : groups_of(races_.data() + first_fresh, races_.data() + races_.size()))
+    if (printed_groups_.insert(group_key(*group.front())).second) std::fputs(format_group(group).c_str(), stderr);
 }
 
 uint64_t ProcessReport::peak_extra_bytes() const {

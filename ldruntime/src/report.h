@@ -2,7 +2,7 @@
 // (LDCC_REPORT) and the process-wide summary printed at exit.
 #pragma once
 #include <set>
-#include <unordered_set>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -52,7 +52,8 @@ class ProcessReport {
  private:
   ProcessReport();
   std::vector<Race> races_;
-  std::unordered_set<Race, RaceHash, RaceSame> reported_;
+  // RaceHash -> index in races_: each race is kept once (a racy launch has thousands).
+  std::unordered_multimap<size_t, size_t> reported_;
   std::set<std::string> printed_groups_;
   uint64_t launches_ = 0, unchecked_ = 0, dropped_ = 0, peak_extra_bytes_ = 0;
   uint64_t ordered_ = 0, native_ = 0;  // deterministic mode's launches

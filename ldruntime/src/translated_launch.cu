@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "block_level.h"
@@ -170,11 +171,17 @@ struct Launch {
   std::vector<TargetLayout> targets;
   std::vector<GlobalAllocation> globals;
 
+  // Region texts by region key, built once per launch (a racy launch makes thousands of reports in
+  // a few regions, and each text formats two source positions).
+  mutable std::unordered_map<uint32_t, std::string> region_texts;
+
   Race race_from(const RaceRecord& r) const {
     Race race;
     race.kind = RaceKind(r.kind);
     race.kernel = desc.name;
-    race.region = region_text(desc, r.region);
+    auto region = region_texts.find(r.region);
+    if (region == region_texts.end()) region = region_texts.emplace(r.region, region_text(desc, r.region)).first;
+    race.region = region->second;
     race.unit_kind = "warp";
     race.block = dim3_text(block_index(r.block, grid));
     race.units_a = {r.unit_a};

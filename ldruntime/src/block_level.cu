@@ -152,10 +152,12 @@ Race race_from(const RaceRecord& r, CopyUnits& copy_units, uint32_t round, uint3
 class BlockFootprints {
  public:
   BlockFootprints(size_t targets, uint32_t blocks, cudaStream_t stream) : targets_(targets), blocks_(blocks) {
-    std::vector<unsigned long long> bounds(2 * targets * blocks, 0);
-    for (size_t i = 0; i < targets; ++i) std::fill_n(bounds.begin() + 2 * i * blocks, blocks, ~0ull);
-    device_ = DeviceBuffer::allocate(bounds.size() * sizeof(unsigned long long), stream);
-    if (device_) cudaMemcpyAsync(device_.get(), bounds.data(), device_.bytes(), cudaMemcpyHostToDevice, stream);
+    device_ = DeviceBuffer::allocate(2 * targets * blocks * sizeof(unsigned long long), stream);
+    // lo starts at ~0 (every byte 0xff), hi at 0.
+    for (size_t i = 0; device_ && i < targets; ++i) {
+      cudaMemsetAsync(of(i).lo, 0xff, blocks * sizeof(unsigned long long), stream);
+      cudaMemsetAsync(of(i).hi, 0, blocks * sizeof(unsigned long long), stream);
+    }
   }
   // Target i's bounds, or none if the device had no room for them.
   FootprintBounds of(size_t i) const {
@@ -370,23 +372,25 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
   // through a filter of their own: which reads are new depends on the reads of earlier rounds kept.
   std::shared_ptr<DeviceBuffer> read_records;
   if (device_reads) read_records = std::make_shared<DeviceBuffer>(std::move(arena.read_records));
-  outcome.reads = [plan = *plan, round_writes = std::move(round_writes), round_reads = std::move(round_reads), copies,
-                   read_records, device_reads, targets, element_sizes, &desc, grid, region](
-                      const std::function<bool(uint32_t)>& raced_within, uint64_t& inconclusive) mutable {
-    CopyUnits copy_units(plan);
-    RaceFilter filter(element_sizes);
-    std::vector<std::pair<uint32_t, RaceRecord>> reads;
-    for (uint32_t round = 0; round < round_reads.size(); ++round) {
-      std::vector<RaceRecord> kept;
-      // Per copy: whether a block that ran on it raced within itself (a racy launch's log holds
-      // thousands of records of the same few copies).
-      const std::vector<uint32_t> table = plan.copy_table(round);
-      std::vector<bool> copy_raced(copies, false);
-      for (uint32_t block = 0; block < table.size(); ++block)
-        if (table[block] < copies && !copy_raced[table[block]] && raced_within(block)) copy_raced[table[block]] = true;
-      if (round == 0 && read_records) {
-        // Still on the device: copied only if some copy's blocks did not race within themselves.
-        if (std::all_of(copy_raced.begin(), copy_raced.end(), [](bool raced) { return raced; })) {
+  outcome.reads_device_bytes = read_records ? read_records->bytes() : 0;
+  if (outcome.read_records)
+    outcome.reads = [plan = *plan, round_writes = std::move(round_writes), round_reads = std::move(round_reads), copies,
+                     read_records, device_reads, targets, element_sizes, &desc, grid, region](
+                        const std::function<bool(uint32_t)>& raced_within, uint64_t& inconclusive) mutable {
+      // Per round with records: whether the blocks of each copy raced within themselves.
+      std::vector<std::vector<bool>> copy_raced(round_reads.size());
+      for (uint32_t round = 0; round < round_reads.size(); ++round) {
+        if (round_reads[round].empty() && !(round == 0 && read_records)) continue;
+        const std::vector<uint32_t> table = plan.copy_table(round);
+        copy_raced[round].assign(copies, false);
+        for (uint32_t block = 0; block < table.size(); ++block)
+          if (table[block] < copies && !copy_raced[round][table[block]] && raced_within(block))
+            copy_raced[round][table[block]] = true;
+      }
+      if (read_records) {
+        // Round 0's records, still on the device: copied only if some copy's blocks did not race
+        // within themselves.
+        if (std::all_of(copy_raced[0].begin(), copy_raced[0].end(), [](bool raced) { return raced; })) {
           inconclusive += device_reads;
         } else {
           round_reads[0].resize(device_reads);
@@ -394,20 +398,12 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
         }
         read_records.reset();
       }
-      for (const RaceRecord& r : round_reads[round]) {
-        if (r.unit_a < copies && copy_raced[r.unit_a]) ++inconclusive;
-        else kept.push_back(r);
-      }
-      kept = coalesce_records(std::move(kept));
-      kept.insert(kept.end(), round_writes[round].begin(), round_writes[round].end());
-      for (const RaceRecord& r : filter.next_round(kept))
-        if (RaceKind(r.kind) == RaceKind::ReadWrite) reads.emplace_back(round, r);
-    }
-    std::vector<Race> out;
-    for (const auto& [round, r] : reads)
-      if (filter.survives(r)) out.push_back(race_from(r, copy_units, round, copies, targets, desc, grid, region));
-    return out;
-  };
+      CopyUnits copy_units(plan);
+      std::vector<Race> out;
+      for (const auto& [round, r] : kept_block_reads(round_writes, round_reads, copy_raced, element_sizes, inconclusive))
+        out.push_back(race_from(r, copy_units, round, copies, targets, desc, grid, region));
+      return out;
+    };
   outcome.checked = true;
   outcome.atomics = atomics;
   if (atomics) outcome.footprints.clear();

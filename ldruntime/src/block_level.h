@@ -39,7 +39,7 @@ std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, vo
 // Level B's read-write races, made into reports once level W has run: `raced_within(block)` says the
 // block raced within itself (level W logged a race in it), so its results differ between executions
 // by themselves and a read-write record of it does not show that it read another block's write.
-// Those records are left out and counted in `inconclusive`.
+// Those records are left out and counted in `inconclusive` (raw device records, as logged).
 using BlockReads = std::function<std::vector<Race>(const std::function<bool(uint32_t block)>& raced_within,
                                                    uint64_t& inconclusive)>;
 
@@ -48,7 +48,8 @@ struct BlockLevelOutcome {
   std::string warning;  // why it did not run (memory), for the user
   std::vector<Race> races;  // write-write races
   BlockReads reads;         // read-write races; set when checked
-  uint64_t read_records = 0;  // how many read-write records `reads` holds (none: blocks independent)
+  uint64_t read_records = 0;  // how many read-write records `reads` holds (none: blocks independent, `reads` empty)
+  uint64_t reads_device_bytes = 0;  // device memory `reads` holds until it runs (its records, with one round)
   uint32_t copies = 0, rounds = 0;
   uint64_t extra_device_bytes = 0;
   uint64_t dropped_records = 0;

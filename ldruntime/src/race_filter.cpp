@@ -73,6 +73,31 @@ void SeenRecords::drop_seen(std::vector<RaceRecord>& records) {
   records = std::move(fresh);
 }
 
+std::vector<std::pair<uint32_t, RaceRecord>> kept_block_reads(const std::vector<std::vector<RaceRecord>>& round_writes,
+                                                              const std::vector<std::vector<RaceRecord>>& round_reads,
+                                                              const std::vector<std::vector<bool>>& copy_raced,
+                                                              const std::vector<uint64_t>& element_sizes,
+                                                              uint64_t& inconclusive) {
+  RaceFilter filter(element_sizes);
+  std::vector<std::pair<uint32_t, RaceRecord>> reads;
+  for (uint32_t round = 0; round < round_reads.size(); ++round) {
+    std::vector<RaceRecord> kept;
+    for (const RaceRecord& r : round_reads[round]) {
+      const bool raced = round < copy_raced.size() && r.unit_a < copy_raced[round].size() && copy_raced[round][r.unit_a];
+      if (raced) ++inconclusive;
+      else kept.push_back(r);
+    }
+    kept = coalesce_records(std::move(kept));
+    if (round < round_writes.size()) kept.insert(kept.end(), round_writes[round].begin(), round_writes[round].end());
+    for (const RaceRecord& r : filter.next_round(kept))
+      if (r.kind == uint32_t(RaceKind::ReadWrite)) reads.emplace_back(round, r);
+  }
+  std::vector<std::pair<uint32_t, RaceRecord>> out;
+  for (const auto& read : reads)
+    if (filter.survives(read.second)) out.push_back(read);
+  return out;
+}
+
 void ByteRanges::add(uint64_t lo, uint64_t hi) {
   if (lo >= hi) return;
   auto it = ranges_.upper_bound(lo);

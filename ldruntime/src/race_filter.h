@@ -51,6 +51,18 @@ class SeenRecords {
   std::unordered_set<RaceRecord, RecordHash> seen_;
 };
 
+// Level B's read-write records once level W has run (DESIGN.md section 4): per round, the records of
+// copies whose blocks raced within themselves (copy_raced[round][copy]; their results differ between
+// executions by themselves) are left out and counted in `inconclusive`; the rest go through the
+// rounds again, with each round's coalesced write-write records, in a filter of their own (which
+// reads are new depends on the reads of earlier rounds kept). Returns the surviving read-write
+// records with their rounds.
+std::vector<std::pair<uint32_t, RaceRecord>> kept_block_reads(const std::vector<std::vector<RaceRecord>>& round_writes,
+                                                              const std::vector<std::vector<RaceRecord>>& round_reads,
+                                                              const std::vector<std::vector<bool>>& copy_raced,
+                                                              const std::vector<uint64_t>& element_sizes,
+                                                              uint64_t& inconclusive);
+
 class ByteRanges {
  public:
   void add(uint64_t lo, uint64_t hi);

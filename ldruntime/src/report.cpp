@@ -10,6 +10,7 @@
 #include <mutex>
 #include <numeric>
 #include <sstream>
+#include <string_view>
 #include <tuple>
 
 #include "flags.h"
@@ -256,8 +257,8 @@ void ProcessReport::add(const LaunchResult& result) {
     const size_t hash = RaceHash()(race);
     const auto [same_begin, same_end] = reported_.equal_range(hash);
     if (std::any_of(same_begin, same_end, [&](const auto& entry) { return RaceSame()(races_[entry.second], race); })) continue;
-    reported_.emplace(hash, races_.size());
     races_.push_back(race);
+    reported_.emplace(hash, races_.size() - 1);
   }
   // One text per group; a group printed after an earlier launch is not printed again.
   for (const auto& group : groups_of(races_.data() + first_fresh, races_.data() + races_.size()))

@@ -494,7 +494,8 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   LaunchResult result;
   result.kernel = desc.name;
   std::vector<unsigned long long> footprints;
-  BlockReads block_reads;
+  BlockReads block_reads;            // empty when level B logged no read-write records
+  uint64_t block_reads_bytes = 0;    // device memory block_reads holds through level W
   bool blocks_independent = blocks == 1;
   std::string no_warp_globals = "level B found races or global atomics";
   if (block_level) {
@@ -511,6 +512,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     footprints = std::move(b.footprints);
     result.races = std::move(b.races);
     block_reads = std::move(b.reads);
+    block_reads_bytes = b.reads_device_bytes;
     result.regions = b.checked ? 1 : 0;
     result.copies = b.copies;
     result.rounds = b.rounds;
@@ -551,7 +553,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     return;
   }
   launch.globals = globals;
-  result.extra_device_bytes = std::max(result.extra_device_bytes, launch_bytes + warp_globals.bytes());
+  result.extra_device_bytes = std::max(result.extra_device_bytes, launch_bytes + warp_globals.bytes() + block_reads_bytes);
   cudaError_t err = start_clone();
   if (err == cudaErrorInvalidConfiguration || err == cudaErrorLaunchOutOfResources) {
     cudaGetLastError();
@@ -582,7 +584,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   result.dropped_records += logged - log.size();
   result.regions += count[kRegionsChecked];
   std::vector<Race> races = std::move(result.races);
-  {
+  if (block_reads) {
     // Blocks level W saw race within themselves, before the records of earlier launches go: when the
     // log overflowed, any block may have.
     const bool overflowed = logged > log.size();

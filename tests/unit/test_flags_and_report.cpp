@@ -227,6 +227,43 @@ TEST(RaceFilter, LaterRoundsReportOnlyNewBytes) {
   EXPECT_EQ(second[0], record(RaceKind::WriteWrite, 1, 64, 68));
 }
 
+TEST(KeptBlockReads, RecordsOfCopiesThatRacedWithinThemselvesAreLeftOutAndCounted) {
+  const std::vector<std::vector<RaceRecord>> reads = {
+      {record(RaceKind::ReadWrite, 0, 0, 4), record(RaceKind::ReadWrite, 1, 16, 20), record(RaceKind::ReadWrite, 0, 4, 8)}};
+  uint64_t inconclusive = 0;
+  const auto kept = kept_block_reads({{}}, reads, {{false, true}}, {4}, inconclusive);
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0].first, 0u);
+  EXPECT_EQ(kept[0].second, record(RaceKind::ReadWrite, 0, 0, 8));  // coalesced
+  EXPECT_EQ(inconclusive, 1u);  // raw records, as logged
+}
+
+TEST(KeptBlockReads, ALeftOutReadDoesNotHideTheSameElementInALaterRound) {
+  const std::vector<std::vector<RaceRecord>> reads = {{record(RaceKind::ReadWrite, 1, 16, 20)},
+                                                      {record(RaceKind::ReadWrite, 0, 16, 20)}};
+  uint64_t inconclusive = 0;
+  auto kept = kept_block_reads({{}, {}}, reads, {{false, true}, {false, false}}, {4}, inconclusive);
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0].first, 1u);
+  EXPECT_EQ(inconclusive, 1u);
+  // With the first round's copy clean, its read is reported and the later round's is not new.
+  inconclusive = 0;
+  kept = kept_block_reads({{}, {}}, reads, {{false, false}, {false, false}}, {4}, inconclusive);
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0].first, 0u);
+  EXPECT_EQ(inconclusive, 0u);
+}
+
+TEST(KeptBlockReads, WriteWriteElementsAbsorbReadsAndAreNotReturned) {
+  const std::vector<std::vector<RaceRecord>> writes = {{record(RaceKind::WriteWrite, 2, 8, 12)}};
+  const std::vector<std::vector<RaceRecord>> reads = {{record(RaceKind::ReadWrite, 0, 8, 12), record(RaceKind::ReadWrite, 0, 40, 44)}};
+  uint64_t inconclusive = 0;
+  const auto kept = kept_block_reads(writes, reads, {{false, false, false, false}}, {4}, inconclusive);
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0].second, record(RaceKind::ReadWrite, 0, 40, 44));
+  EXPECT_EQ(inconclusive, 0u);
+}
+
 RaceRecord in_block(RaceRecord r, uint32_t block, uint32_t region = 0x00010002u) {
   r.block = block;
   r.region = region;

@@ -6,12 +6,7 @@
 # blocks race within themselves, the odd blocks' reads (reads[1], [3], .. [13]) and the write-write
 # race between blocks 2 and 3 on cell[0] (mixed_blocks).
 # Usage: block_reads.sh <native> <checked>. Exits 77 without a GPU.
-set -u
-native="$1" checked="$2"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-"$native" > /dev/null 2>&1
-[ $? -eq 77 ] && { echo "no CUDA device: skipped"; exit 77; }
+source "$(dirname "$0")/input_test_start.sh"
 LDCC_REPORT="$work/report.json" "$checked" > "$work/check.out" 2> "$work/check.err"
 cat "$work/check.err"
 fail=0

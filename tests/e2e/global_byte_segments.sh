@@ -5,12 +5,7 @@
 # elements 112 b, 112 b + 40 and 112 b + 111 of buf for blocks 0..10 and 1232, 1272, 1335 for block 11
 # (that one byte at the buffer's end), each one element.
 # Usage: global_byte_segments.sh <native> <checked>. Exits 77 without a GPU.
-set -u
-native="$1" checked="$2"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-"$native" > "$work/native.out" 2> /dev/null
-[ $? -eq 77 ] && { echo "no CUDA device: skipped"; exit 77; }
+source "$(dirname "$0")/input_test_start.sh"
 LDCC_REPORT="$work/report.json" "$checked" > "$work/check.out" 2> "$work/check.err"
 LDCC_MODE=deterministic "$checked" > "$work/det.out" 2> "$work/det.err"
 cat "$work/check.err"

@@ -2,12 +2,7 @@
 # A kernel the translator refused: check mode runs it unchecked, deterministic mode natively, each
 # with a warning that says so; the output equals native in both modes.
 # Usage: refused_kernel.sh <native> <checked>. Exits 77 without a GPU.
-set -u
-native="$1" checked="$2"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-"$native" > "$work/native.out" 2> /dev/null
-[ $? -eq 77 ] && { echo "no CUDA device: skipped"; exit 77; }
+source "$(dirname "$0")/input_test_start.sh"
 "$checked" > "$work/check.out" 2> "$work/check.err"
 LDCC_MODE=deterministic "$checked" > "$work/det.out" 2> "$work/det.err"
 cat "$work/check.err" "$work/det.err"

@@ -199,6 +199,9 @@ __device__ __forceinline__ void ww_check_chunk(const TargetBuffers& t, uint64_t 
   }
   if (clash) log_write_write<kBytes>(t, off, s, log);
   store_chunk<kBytes>(t.uni + off, u);
+  uint32_t changed = 0;
+#pragma unroll
+  for (int i = 0; i < kWords; ++i) changed |= written[i];
   if constexpr (kWritePass2) {
 #pragma unroll
     for (int k = 0; k < kMaxCopies; ++k) {
@@ -210,14 +213,18 @@ __device__ __forceinline__ void ww_check_chunk(const TargetBuffers& t, uint64_t 
         wrote[i] = __vcmpne4(p[k].w[i], s.w[i]);
         p2.w[i] = (s.w[i] & wrote[i]) | (u.w[i] & ~wrote[i]);
       }
-      store_chunk<kBytes>(copy_at(t, k, off), p2);
+      // No copy changed the chunk: every copy is S, its own pass-2 state.
+      if (changed) store_chunk<kBytes>(copy_at(t, k, off), p2);
       note_footprint<kWords>(footprint, k, off, wrote);
     }
   }
 }
 
-// The same check for any number of copies: one streaming pass builds U and finds clashes, a second
-// re-reads the copies (mostly from L2) to write the pass-2 states.
+// The same check for any number of copies: one streaming pass builds U, finds clashes and keeps the
+// first two writers of the chunk with what they changed; the second pass writes the pass-2 states.
+// A race-free chunk has at most one writer, so that pass reads no copy again, and it stores nothing
+// when no copy changed the chunk (every copy is then S, its own pass-2 state): at a barrier most
+// chunks of the layout are untouched. Three or more writers re-read the copies (mostly from L2).
 template <bool kWritePass2>
 __device__ __forceinline__ void ww_check_chunk_streaming(const TargetBuffers& t, uint64_t off, const RaceLogView& log,
                                                          const FootprintBounds& footprint = {}) {
@@ -226,28 +233,52 @@ __device__ __forceinline__ void ww_check_chunk_streaming(const TargetBuffers& t,
   Chunk<kBytes> u = s;
   uint32_t written[kWords] = {};
   uint32_t clash = 0;
+  uint32_t writers = 0, first_writer = 0, second_writer = 0;
+  uint32_t first_wrote[kWords] = {}, second_wrote[kWords] = {};
   for (uint32_t k = 0; k < t.num_copies; ++k) {
     const Chunk<kBytes> p = load_chunk<kBytes>(copy_at(t, k, off));
+    uint32_t any = 0;
 #pragma unroll
     for (int i = 0; i < kWords; ++i) {
       const uint32_t wrote = __vcmpne4(p.w[i], s.w[i]);
       clash |= written[i] & wrote;
       written[i] |= wrote;
       u.w[i] = (u.w[i] & ~wrote) | (p.w[i] & wrote);
+      any |= wrote;
     }
+    if (!any) continue;
+    if (writers == 0) {
+      first_writer = k;
+#pragma unroll
+      for (int i = 0; i < kWords; ++i) first_wrote[i] = __vcmpne4(p.w[i], s.w[i]);
+    } else if (writers == 1) {
+      second_writer = k;
+#pragma unroll
+      for (int i = 0; i < kWords; ++i) second_wrote[i] = __vcmpne4(p.w[i], s.w[i]);
+    }
+    ++writers;
   }
   if (clash) log_write_write<kBytes>(t, off, s, log);
   store_chunk<kBytes>(t.uni + off, u);
   if constexpr (kWritePass2) {
+    if (writers == 0 && footprint.lo == nullptr) return;  // footprint.lo is the same in every lane
     for (uint32_t k = 0; k < t.num_copies; ++k) {
-      Chunk<kBytes> p = load_chunk<kBytes>(copy_at(t, k, off));
       uint32_t wrote[kWords];
+      if (writers > 2) {
+        const Chunk<kBytes> p = load_chunk<kBytes>(copy_at(t, k, off));
 #pragma unroll
-      for (int i = 0; i < kWords; ++i) {
-        wrote[i] = __vcmpne4(p.w[i], s.w[i]);
-        p.w[i] = (s.w[i] & wrote[i]) | (u.w[i] & ~wrote[i]);
+        for (int i = 0; i < kWords; ++i) wrote[i] = __vcmpne4(p.w[i], s.w[i]);
+      } else {
+        const bool first = writers > 0 && k == first_writer, second = writers > 1 && k == second_writer;
+#pragma unroll
+        for (int i = 0; i < kWords; ++i) wrote[i] = first ? first_wrote[i] : second ? second_wrote[i] : 0u;
       }
-      store_chunk<kBytes>(copy_at(t, k, off), p);
+      if (writers > 0) {
+        Chunk<kBytes> p2;
+#pragma unroll
+        for (int i = 0; i < kWords; ++i) p2.w[i] = (s.w[i] & wrote[i]) | (u.w[i] & ~wrote[i]);
+        store_chunk<kBytes>(copy_at(t, k, off), p2);
+      }
       note_footprint<kWords>(footprint, k, off, wrote);
     }
   }
@@ -273,10 +304,12 @@ __device__ __forceinline__ void init_pass2_chunk(const TargetBuffers& t, uint64_
 // rw-check (step 5): a copy whose pass-2 state differs from U read another unit's write. With
 // kCommit it is fused with the commit (step 6), S := U, so U is read once for both. Copies are
 // loaded kBatch at a time so their loads overlap; the slow path runs only after a batch differs.
+// Returns whether any copy differed from U.
 template <int kBytes, bool kCommit>
-__device__ __forceinline__ void rw_check_chunk(const TargetBuffers& t, uint64_t off, const RaceLogView& log) {
+__device__ __forceinline__ bool rw_check_chunk(const TargetBuffers& t, uint64_t off, const RaceLogView& log) {
   constexpr int kBatch = 8;
   const Chunk<kBytes> u = load_chunk<kBytes>(t.uni + off);
+  bool any_differs = false;
   for (uint32_t k0 = 0; k0 < t.num_copies; k0 += kBatch) {
     Chunk<kBytes> p[kBatch];
 #pragma unroll
@@ -291,11 +324,13 @@ __device__ __forceinline__ void rw_check_chunk(const TargetBuffers& t, uint64_t 
       for (int i = 0; i < Chunk<kBytes>::kWords; ++i) bits |= p[j].w[i] ^ u.w[i];
       differing |= uint32_t(bits != 0) << j;
     }
+    any_differs |= differing != 0;
     if (differing)
       for (int j = 0; j < kBatch; ++j)
         if (differing >> j & 1) log_read_write<kBytes>(t, off, k0 + j, u, p[j], log);
   }
   if constexpr (kCommit) store_original<kBytes>(t, off, u);
+  return any_differs;
 }
 
 // commit alone: S := U.

@@ -235,11 +235,17 @@ static __device__ __noinline__ void block_ww_check(TargetBuffers b, RaceLogView 
 
 // rw-check of the warps' copies (not the atomics' copy: pass 2 replays atomics without touching it),
 // commit S := U, and every copy := S for the next region, chunk by chunk.
-// One chunk of it: `checked` are the copies the rw-check compares with U, `all` those S goes to.
+// One chunk of it: `checked` are the copies the rw-check compares with U (the first ones of `all`),
+// `all` those S goes to. A checked copy the rw-check found equal to U already holds the new S, so
+// when none differed only the copies after the checked ones are written.
 __device__ __forceinline__ void rw_commit_chunk(const TargetBuffers& checked, const TargetBuffers& all, uint64_t off,
                                                 const RaceLogView& log, bool check) {
-  if (check) rw_check_chunk<16, true>(checked, off, log);
-  else commit_chunk<16>(all, off);
+  if (check && !rw_check_chunk<16, true>(checked, off, log)) {
+    const Chunk<16> s = load_chunk<16>(all.uni + off);
+    for (uint32_t k = checked.num_copies; k < all.num_copies; ++k) store_chunk<16>(copy_at(all, k, off), s);
+    return;
+  }
+  if (!check) commit_chunk<16>(all, off);
   replicate_chunk<16>(all, off);
 }
 

@@ -10,35 +10,61 @@
 
 namespace ldcc::rt {
 
-OrderedBlocksOutcome run_ordered_blocks(const std::vector<GlobalAllocation>& targets, dim3 grid, LaunchCtx& ctx,
-                                        cudaStream_t stream, const std::function<cudaError_t()>& launch) {
+namespace {
+
+// LDCC_WARP_COPIES in bytes (a percentage: of the device's whole memory, so the choice does not
+// depend on what happens to be free).
+uint64_t warp_copies_cap() {
+  static const uint64_t cap = [] {
+    size_t free_bytes = 0, total = 0;
+    cudaMemGetInfo(&free_bytes, &total);
+    const std::optional<MemLimit> limit = parse_mem_limit(flags().warp_copies);
+    if (limit) return limit->resolve(total);
+    std::fprintf(stderr, "ldcc: LDCC_WARP_COPIES='%s' is not bytes or a percentage; using 1G\n", flags().warp_copies.c_str());
+    return uint64_t(1) << 30;
+  }();
+  return cap;
+}
+
+}  // namespace
+
+OrderedBlocksOutcome run_ordered_blocks(const std::vector<GlobalAllocation>& targets, dim3 grid, uint32_t warps,
+                                        bool warp_copies_allowed, LaunchCtx& ctx, cudaStream_t stream,
+                                        const std::function<cudaError_t()>& launch) {
   OrderedBlocksOutcome outcome;
   const uint32_t blocks = grid.x * grid.y * grid.z;
   uint64_t per_copy = 0;
   for (const GlobalAllocation& t : targets) per_copy += padded_copy_bytes(t.bytes);
 
-  // Per target: `batch` copies, the atomics' copy, and (with more than one batch) the buffer the
-  // batches are gathered in. The largest batch the device gives, halving the budget when it refuses.
+  // Copies per block: its own, and one per warp when the warps get theirs (a fixed choice, so the
+  // result of a racy launch does not depend on free memory unless not even one block's fit).
+  uint32_t per_block = warps > 1 && warp_copies_allowed && uint64_t(blocks) * warps * per_copy <= warp_copies_cap() ? 1 + warps : 1;
+  // Per target: `batch` times per_block copies, the atomics' copy, and (with more than one batch) the
+  // buffer the batches are gathered in. The largest batch the device gives, halving the budget when
+  // it refuses.
   uint64_t budget = DeviceBuffer::memory_budget();
   uint32_t batch = 0, extra = 0;
   DeviceBuffer arena, table;
   while (true) {
     const uint64_t fit = per_copy ? budget / per_copy : UINT64_MAX;
-    if (fit >= uint64_t(blocks) + 1) {
+    if (fit >= uint64_t(blocks) * per_block + 1) {
       batch = blocks;
       extra = 1;
-    } else if (fit >= 3) {
-      batch = uint32_t(fit - 2);
+    } else if (fit >= per_block + 2) {
+      batch = uint32_t((fit - 2) / per_block);
       extra = 2;
+    } else if (per_block > 1) {
+      per_block = 1;
+      continue;
     } else {
       outcome.warning = "its " + std::to_string(blocks) + " blocks need at least " + std::to_string(3 * per_copy) +
                         " bytes of device memory for copies of the global memory it writes (LDCC_MEM_LIMIT)";
       return outcome;
     }
-    arena = DeviceBuffer::allocate(uint64_t(batch + extra) * per_copy, stream);
+    arena = DeviceBuffer::allocate((uint64_t(batch) * per_block + extra) * per_copy, stream);
     table = DeviceBuffer::allocate(uint64_t(blocks) * sizeof(uint32_t), stream);
     if (arena && table) break;
-    budget = uint64_t(batch + extra) * per_copy / 2;
+    budget = (uint64_t(batch) * per_block + extra) * per_copy / 2;
   }
   const uint32_t batches = (blocks + batch - 1) / batch;
   PhaseProfile::end("deterministic copies allocation");
@@ -49,14 +75,24 @@ OrderedBlocksOutcome run_ordered_blocks(const std::vector<GlobalAllocation>& tar
   for (size_t i = 0; i < targets.size(); ++i) {
     strides.push_back(padded_copy_bytes(targets[i].bytes));
     copies.push_back(arena.get() + offset);
-    offset += uint64_t(batch + extra) * strides[i];
-    ctx.globals[i] = GlobalTarget{targets[i].base, targets[i].bytes, copies[i], strides[i], uint64_t(batch + 1) * strides[i]};
+    const uint64_t count = uint64_t(batch) * per_block + extra;
+    offset += count * strides[i];
+    ctx.globals[i] = GlobalTarget{targets[i].base, targets[i].bytes, copies[i], strides[i], count * strides[i]};
   }
   auto buffers = [&](size_t i, uint32_t num_copies) {
     return TargetBuffers{targets[i].base, targets[i].bytes, copies[i], strides[i], nullptr, num_copies, uint32_t(i)};
   };
   auto gathered = [&](size_t i) { return copies[i] + uint64_t(batch + 1) * strides[i]; };
+  // The warps' copies after the blocks', the atomics' and the gathering buffer.
+  const uint32_t warp_copies = per_block > 1 ? batch + extra : 0;
+  auto warp_buffers = [&](size_t i) {
+    TargetBuffers b = buffers(i, batch * warps);
+    b.copies += uint64_t(warp_copies) * strides[i];
+    return b;
+  };
   ctx.num_globals = uint32_t(targets.size());
+  ctx.warp_copies = warp_copies;
+  ctx.ordered_warps = !warp_copies && warps > 1;
   ctx.atomics_copy = batch;
   ctx.copy_of_block = table.get<uint32_t>();
 
@@ -67,7 +103,10 @@ OrderedBlocksOutcome run_ordered_blocks(const std::vector<GlobalAllocation>& tar
     for (uint32_t k = 0; k < blocks; ++k) copy_of[k] = k >= lo && k < hi ? k - lo : kSkipBlock;
     cudaMemcpyAsync(table.get(), copy_of.data(), table.bytes(), cudaMemcpyHostToDevice, stream);
     // The first batch also starts the atomics' copy and the gathering buffer from the start state.
-    for (size_t i = 0; i < targets.size(); ++i) kernels::replicate(buffers(i, b == 0 ? batch + extra : batch), stream);
+    for (size_t i = 0; i < targets.size(); ++i) {
+      kernels::replicate(buffers(i, b == 0 ? batch + extra : batch), stream);
+      if (warp_copies) kernels::replicate(warp_buffers(i), stream);
+    }
     PhaseProfile::end("replicate");
     if (cudaError_t e = launch(); e != cudaSuccess) {
       outcome.error = e;
@@ -84,9 +123,11 @@ OrderedBlocksOutcome run_ordered_blocks(const std::vector<GlobalAllocation>& tar
     for (size_t i = 0; i < targets.size(); ++i)
       cudaMemcpyAsync(targets[i].base, gathered(i), targets[i].bytes, cudaMemcpyDeviceToDevice, stream);
   if (parse_count(flags().verbose).value_or(0))
-    std::fprintf(stderr, "ldcc: deterministic over %zu global targets (%llu bytes per copy): %u blocks in %u batches of %u\n",
-                 targets.size(), (unsigned long long)per_copy, blocks, batches, batch);
+    std::fprintf(stderr, "ldcc: deterministic over %zu global targets (%llu bytes per copy): %u blocks in %u batches of %u, %s\n",
+                 targets.size(), (unsigned long long)per_copy, blocks, batches, batch,
+                 warp_copies ? "a copy per warp" : warps > 1 ? "warps in turn" : "one warp per block");
   ctx.num_globals = 0;
+  ctx.warp_copies = 0;
   ctx.copy_of_block = nullptr;
   outcome.ran = outcome.error == cudaSuccess;
   outcome.batch = batch;

@@ -25,12 +25,19 @@ struct OrderedBlocksOutcome {
 // Runs the clone (through `launch`, with `ctx` filled in: deterministic level, the copies, the
 // batch's block table) over every block, then leaves the merged result in the targets.
 //
+// Within a block, each of its `warps` gets its own copy too when `warp_copies_allowed` (no store the
+// hooks miss), their bytes fit in LDCC_WARP_COPIES and one block's copies fit in memory: warp w sees
+// the targets as they were at the last site plus its own writes, and at every site the warps'
+// changed bytes go into the block's copy in warp order (the highest warp that changed a byte wins),
+// as with shared memory. Otherwise the warps take turns region by region on the block's copy.
+//
 // Semantics: block b sees the targets as they were when the launch started plus its own writes, and
 // the result is the start state with every block's changed bytes applied in block order (the highest
 // block that changed a byte wins), then the bytes global atomics changed. When the device cannot hold
 // one copy per block, the blocks run in batches of consecutive blocks, each batch from the same start
 // state, gathered in a separate buffer: the batch size never changes the result.
-OrderedBlocksOutcome run_ordered_blocks(const std::vector<GlobalAllocation>& targets, dim3 grid, LaunchCtx& ctx,
-                                        cudaStream_t stream, const std::function<cudaError_t()>& launch);
+OrderedBlocksOutcome run_ordered_blocks(const std::vector<GlobalAllocation>& targets, dim3 grid, uint32_t warps,
+                                        bool warp_copies_allowed, LaunchCtx& ctx, cudaStream_t stream,
+                                        const std::function<cudaError_t()>& launch);
 
 }  // namespace ldcc::rt

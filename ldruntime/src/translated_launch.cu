@@ -255,7 +255,7 @@ void record_unchecked(const std::string& warning, Mode mode) {
 // run each region in warp order and, with several blocks, the blocks run on private copies merged in
 // block order (deterministic.h). Returns "" when it ran, else why the kernel must run natively.
 std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAllocation>& globals, dim3 grid,
-                              LaunchCtx& ctx, cudaStream_t stream, uint64_t launch_bytes,
+                              uint32_t warps, LaunchCtx& ctx, cudaStream_t stream, uint64_t launch_bytes,
                               const std::function<cudaError_t()>& start) {
   ctx.level = kLevelDeterministic;
   LaunchResult result;
@@ -265,14 +265,17 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
   result.rounds = 1;
   result.extra_device_bytes = launch_bytes;
   cudaError_t err = cudaSuccess;
-  if (!globals.empty() && grid.x * grid.y * grid.z > 1) {
-    const OrderedBlocksOutcome o = run_ordered_blocks(globals, grid, ctx, stream, start);
+  // Copies of the global targets with several blocks, or for the warps of one (unless a store the
+  // hooks miss makes them take turns on the targets themselves).
+  if (!globals.empty() && (grid.x * grid.y * grid.z > 1 || (warps > 1 && !desc.stores_untraced))) {
+    const OrderedBlocksOutcome o = run_ordered_blocks(globals, grid, warps, !desc.stores_untraced, ctx, stream, start);
     if (!o.ran && o.error == cudaSuccess) return o.warning;
     err = o.error;
     result.copies = o.batch;
     result.rounds = o.batches;
     result.extra_device_bytes += o.extra_device_bytes;
   } else {
+    ctx.ordered_warps = !globals.empty() && warps > 1;
     err = start();
     PhaseProfile::end("deterministic kernel");
   }
@@ -481,9 +484,8 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   PhaseProfile::end("copies and log allocation");
   const auto start_clone = [&] { return cudaLaunchKernel(checked, grid, block, args, dynamic_bytes, stream); };
   if (mode == Mode::Deterministic) {
-    // A block's warps share its copy of global memory: they take turns region by region.
-    ctx.ordered_warps = !globals.empty() && launch.warps > 1;
-    if (const std::string why = run_deterministic(desc, globals, grid, ctx, stream, launch_bytes, start_clone); !why.empty())
+    if (const std::string why = run_deterministic(desc, globals, grid, launch.warps, ctx, stream, launch_bytes, start_clone);
+        !why.empty())
       unchecked(why);
     return;
   }

@@ -103,6 +103,40 @@ const std::set<std::string> &atomicNames() {
 }
 
 // Calls whose results differ between two executions of the same region by nature.
+// A pointer or reference parameter to non-const data, or a non-const member function: the callee
+// may store through it.
+// An argument that is a local variable or its address (sincosf(x, &s, &c)): the callee writes the
+// caller's frame, not memory other threads see.
+bool isLocalObject(const Expr *arg) {
+  const Expr *e = arg->IgnoreParenImpCasts();
+  if (const auto *op = dyn_cast<UnaryOperator>(e); op && op->getOpcode() == UO_AddrOf) e = op->getSubExpr()->IgnoreParenImpCasts();
+  const auto *ref = dyn_cast<DeclRefExpr>(e);
+  const auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  return var && var->isLocalVarDeclOrParm() && !var->isStaticLocal() && !var->getType()->isReferenceType() &&
+         !var->getType()->isPointerType() && !var->hasAttr<CUDASharedAttr>();
+}
+
+// A pointer or lvalue reference parameter to non-const data (other than a local's), or a non-const
+// member function other than an assignment operator (whose store addStore hooks): the callee may
+// store through it.
+bool mayWriteThroughArguments(const CallExpr *call, const FunctionDecl *fd) {
+  const auto *md = dyn_cast<CXXMethodDecl>(fd);
+  if (md && md->isInstance() && !md->isConst() && isa<CXXMemberCallExpr>(call)) return true;
+  // An operator that is a member takes its object as argument 0.
+  const unsigned first = md && md->isInstance() && isa<CXXOperatorCallExpr>(call) ? 1 : 0;
+  for (unsigned i = 0; i < fd->getNumParams(); ++i) {
+    const QualType t = fd->getParamDecl(i)->getType();
+    QualType pointee;
+    if (t->isPointerType()) pointee = t->getPointeeType();
+    else if (t->isLValueReferenceType()) pointee = t.getNonReferenceType();
+    else continue;  // by value, or an rvalue reference: a temporary (a = f(...) of float3 & co.)
+    if (pointee.isConstQualified() || pointee->isFunctionType()) continue;
+    if (i + first < call->getNumArgs() && isLocalObject(call->getArg(i + first))) continue;
+    return true;
+  }
+  return fd->isVariadic() && call->getNumArgs() > fd->getNumParams();
+}
+
 bool isNondeterministicCall(const CallExpr *call) {
   static const std::set<std::string> names = {"clock", "clock64", "__clock", "__clock64", "__globaltimer",
                                               "__activemask", "globaltimer"};
@@ -194,6 +228,8 @@ public:
       refuse("a call of " + name, call->getBeginLoc());
     } else {
       const FunctionDecl *fd = calleeDecl(call);
+      if (fd && (inSystemHeader(ctx_, fd->getLocation()) || !fd->isDefined()) && mayWriteThroughArguments(call, fd))
+        facts_.untracedStores.push_back(call);
       if (fd && inSystemHeader(ctx_, fd->getLocation())) {
         if (const auto *md = dyn_cast<CXXMethodDecl>(fd);
             md && inNamespace(md, "cub") && md->getParent()->getName().starts_with("Block"))
@@ -593,6 +629,7 @@ const FunctionFacts *TranslationUnitAnalysis::facts(const FunctionDecl *fn) cons
 
 bool TranslationUnitAnalysis::needsClone(const FunctionDecl *fn) const { return needsClone_.count(fn) > 0; }
 bool TranslationUnitAnalysis::synchronizes(const FunctionDecl *fn) const { return synchronizes_.count(fn) > 0; }
+bool TranslationUnitAnalysis::storesUntraced(const FunctionDecl *fn) const { return storesUntraced_.count(fn) > 0; }
 
 const FunctionDecl *TranslationUnitAnalysis::userCallee(const CallExpr *call) const {
   const FunctionDecl *def = definitionOf(calleeDecl(call));
@@ -609,6 +646,7 @@ void TranslationUnitAnalysis::propagate() {
   for (const FunctionFacts &f : functions_) {
     if (!f.barriers.empty()) synchronizes_.insert(f.fn);
     if (f.hasOwnEffects()) needsClone_.insert(f.fn);
+    if (!f.untracedStores.empty()) storesUntraced_.insert(f.fn);
   }
   for (bool changed = true; changed;) {
     changed = false;
@@ -618,6 +656,7 @@ void TranslationUnitAnalysis::propagate() {
         if (!callee) continue;
         if (synchronizes_.count(callee) && synchronizes_.insert(f.fn).second) changed = true;
         if (needsClone_.count(callee) && needsClone_.insert(f.fn).second) changed = true;
+        if (storesUntraced_.count(callee) && storesUntraced_.insert(f.fn).second) changed = true;
       }
   }
   for (FunctionFacts &f : functions_) {

@@ -81,6 +81,9 @@ struct FunctionFacts {
   std::set<const clang::ParmVarDecl *> uncomparedParams;   // ... but not compared (clock() & co.)
   std::vector<LocalPlan> locals;
   std::set<const clang::VarDecl *> asmOutputs;         // written by inline PTX: never compared
+  // Calls of functions without a body here (system headers, other translation units) that may write
+  // through a pointer or reference argument: stores no hook sees (memcpy, __stwt, ...).
+  std::vector<const clang::CallExpr *> untracedStores;
 
   bool hasOwnEffects() const {  // something a clone must change, before looking at callees
     return !barriers.empty() || !hookedStores.empty() || !atomics.empty() || !printfs.empty() || !clocks.empty() ||
@@ -98,6 +101,8 @@ public:
   const FunctionFacts *facts(const clang::FunctionDecl *fn) const;
   bool needsClone(const clang::FunctionDecl *fn) const;     // called through its clone
   bool synchronizes(const clang::FunctionDecl *fn) const;   // contains a barrier (transitively)
+  // It, or a user function it calls (transitively), makes a call in FunctionFacts::untracedStores.
+  bool storesUntraced(const clang::FunctionDecl *fn) const;
   // The user definition a call reaches (through templates and unresolved lookups), or null.
   const clang::FunctionDecl *userCallee(const clang::CallExpr *call) const;
   // Every __shared__ variable of a kernel's clone, own first, then those of synchronizing or
@@ -117,7 +122,7 @@ private:
   clang::ASTContext &ctx_;
   std::vector<FunctionFacts> functions_;
   std::map<const clang::FunctionDecl *, size_t> index_;
-  std::set<const clang::FunctionDecl *> needsClone_, synchronizes_;
+  std::set<const clang::FunctionDecl *> needsClone_, synchronizes_, storesUntraced_;
   std::map<const FunctionFacts *, std::vector<const clang::CallExpr *>> userCalls_;  // until propagate()
 };
 

@@ -65,6 +65,7 @@ struct KernelRecord {
   Refusal refusal;
   std::vector<std::string> targets;
   KernelGlobals globals;
+  bool storesUntraced = false;  // see FunctionFacts::untracedStores
 };
 
 class Translator {
@@ -102,6 +103,7 @@ public:
       if (!k.refusal.refused()) k.refusal = reachesFailedHelper(tu, f.fn, failedHelpers);
       if (!k.refusal.refused()) {
         k.globals = globalTargets.of(f);
+        k.storesUntraced = tu.storesUntraced(f.fn);
         CloneText clone = writeClone(f, tu, tables_, ctx_, &k.globals, blockBound(f.fn));
         k.refusal = clone.refusal;
         if (!k.refusal.refused()) {
@@ -407,7 +409,7 @@ private:
            << tables_.locals.size() << "u, "
            << (k.refusal.refused() ? cString(k.refusal.reason) : "nullptr") << ", "
            << (k.refusal.refused() ? cString(where.file + ":" + std::to_string(where.line)) : "nullptr") << ", "
-           << k.descName << "_globals, " << numGlobals << "u};\n";
+           << k.descName << "_globals, " << numGlobals << "u, " << (k.storesUntraced ? "true" : "false") << "};\n";
     }
     const PresumedLoc top = sm_.getPresumedLoc(sm_.getLocForStartOfFile(sm_.getMainFileID()));
     head << "#line 1 " << cString(top.isValid() ? top.getFilename() : "") << "\n";

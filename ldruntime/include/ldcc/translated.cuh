@@ -45,6 +45,9 @@ struct KernelDesc {
   const char* unchecked_where;     // "file:line" of the construct
   const GlobalDesc* globals;       // written global memory, see GlobalDesc
   unsigned num_globals;
+  // It calls a function with no body here that may store through an argument (memcpy, __stwt, ...):
+  // stores no hook sees, so deterministic mode cannot give its warps private global copies.
+  bool stores_untraced;
 };
 
 // Host side (ldruntime/src/translated_launch.cu). `args` are the clone's arguments: args[0] is

@@ -32,18 +32,37 @@ __global__ void chase(int **rows, int *out) {
   out[0] = 2;
 }
 
-void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *out) {
+// A store no hook sees: __stwt writes through its pointer inside a CUDA header, here from a helper.
+__device__ void streamOut(float *dst, float v) { __stwt(dst, v); }
+
+__global__ void streamed(float *out, float a) {
+  streamOut(out + threadIdx.x, a);
+}
+
+// sincosf writes only the caller's locals: nothing untraced.
+__global__ void polar(float *out, float a) {
+  float s, c;
+  sincosf(a * threadIdx.x, &s, &c);
+  out[threadIdx.x] = s + c;
+}
+
+void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *out, float *f) {
   scale<<<(n + 255) / 256, 256>>>(b, w, s, r, n);
   chase<<<4, 32>>>(rows, out);
+  streamed<<<1, 64>>>(f, 2.0f);
+  polar<<<1, 64>>>(f, 2.0f);
 }
 
 // scale writes b.out (offset 8 in Buffers), result (through the helper) and g_max; not b.in,
 // b.flags, weights, scratch or g_table.
 // CHECK: ldcc_desc_0_globals[] = {{[{][{]}}"b.out", 0, 8ull, 4ull}, {"result", 3, 0ull, 4ull}, {"g_max", -1, 0ull, 4ull}, {nullptr, 0, 0ull, 0ull}};
-// CHECK-NEXT: ldcc_desc_0 = {"scale", {{.*}}, nullptr, nullptr, ldcc_desc_0_globals, 3u};
+// CHECK-NEXT: ldcc_desc_0 = {"scale", {{.*}}, nullptr, nullptr, ldcc_desc_0_globals, 3u, false};
 // chase stores through a pointer it loaded from memory: unchecked, nothing listed.
 // CHECK: ldcc_desc_1_globals[] = {{[{][{]}}nullptr, 0, 0ull, 0ull}};
-// CHECK-NEXT: ldcc_desc_1 = {"chase", {{.*}}, "a store through a pointer loaded from memory", "{{.*}}/global_targets.cu:30", ldcc_desc_1_globals, 0u};
+// CHECK-NEXT: ldcc_desc_1 = {"chase", {{.*}}, "a store through a pointer loaded from memory", "{{.*}}/global_targets.cu:30", ldcc_desc_1_globals, 0u, false};
+// The last field: a store no hook sees (through a helper), then none (sincosf into locals).
+// CHECK: ldcc_desc_2 = {"streamed", {{.*}}, nullptr, nullptr, ldcc_desc_2_globals, {{[0-9]+}}u, true};
+// CHECK: ldcc_desc_3 = {"polar", {{.*}}, nullptr, nullptr, ldcc_desc_3_globals, 1u, false};
 
 // The helper redirects nothing itself: it writes through the pointer it is given.
 // CHECK: __device__ void bump__ldcc_checked(::ldcc::rt::ThreadState& ldcc_t, int *p, int v) {{[{][{]}} (*::ldcc::rt::store(ldcc_t, &(*p))) += v; } }

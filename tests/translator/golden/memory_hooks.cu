@@ -45,7 +45,7 @@ void run(const int *keys, int n, unsigned *bins, Stats *stats, float *out) {
 
 // No barrier: only the entry and exit sites.
 // CHECK: ldcc_sites[] = {{[{][{]}}"{{.*}}/memory_hooks.cu", 22, 17, "kernel entry"}, {"{{.*}}/memory_hooks.cu", 40, 1, "kernel exit"}, };
-// CHECK: ldcc_desc_0 = {"histogram", "check", ldcc_sites, 2u, ldcc_desc_0_targets, 1u, ldcc_locals, 0u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u};
+// CHECK: ldcc_desc_0 = {"histogram", "check", ldcc_sites, 2u, ldcc_desc_0_targets, 1u, ldcc_locals, 0u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, false};
 
 // The pure helper is not cloned; the writing one is, with the store hooked.
 // CHECK: __device__ float square(float x) { return x * x; }

@@ -11,7 +11,9 @@
 // Threads that returned from the kernel park at the exit site and keep taking part, so the
 // cooperative loops always see the whole block.
 // Deterministic mode (DESIGN.md section 7) runs the same clone once: at every site the warps' copies
-// are merged into S in warp order (the atomics' copy last) and S is replicated, with no check.
+// are merged into S in warp order (the atomics' copy last) and S is replicated, with no check. Global
+// targets the same way, over what the warps wrote since the last site, when each warp has its own
+// copy of them (LaunchCtx::warp_copies); otherwise the warps of a block take turns on its copy.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -91,9 +93,13 @@ struct LaunchCtx {
   uint32_t num_globals;             // 0: global memory is not privatized in this launch
   uint32_t atomics_copy;            // level B: the copy every block's global atomics act on
   const uint32_t* copy_of_block;    // level B and deterministic: the copy of each block in this launch
-  // Deterministic mode with global targets: a block's warps share its copy of global memory, so
-  // they run each region one after another in warp order (a block's reads and writes of global
-  // memory then happen in one order on every run and every GPU).
+  // Deterministic mode with global targets, one of:
+  //   warp_copies > 0: warp w of the block on copy k uses copy warp_copies + k * warps + w; at every
+  //     site the warps' writes go into the block's copy in warp order, as with shared memory;
+  //   ordered_warps: a block's warps share its copy of global memory, so they run each region one
+  //     after another in warp order (a block's reads and writes of global memory then happen in one
+  //     order on every run and every GPU).
+  uint32_t warp_copies;
   uint32_t ordered_warps;
   uint32_t profile;  // LDCC_PROFILE: count level W's cycles at sites (SiteCycles)
   // Level W with global targets: warp w of every block uses copy w, U is copy `warps`, and block b
@@ -115,6 +121,9 @@ struct BlockState {
   uint32_t slot;
   uint32_t region_key;
   uint32_t turn;      // ordered_warps: the warp running the current region
+  // LaunchCtx::warp_copies: per global target, the bytes [lo, hi) the block's warps wrote since the
+  // last site.
+  unsigned long long written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
   long long entered, at_sites;  // LaunchCtx::profile: thread 0's clock at entry, its cycles at sites
   uint64_t helper_off[kMaxHelperSlots];
 };
@@ -134,6 +143,9 @@ struct ThreadState {
   uint64_t stride;
   uint32_t warp, warps;
   uint32_t global_copy;  // the copy of the global targets this thread uses
+  uint32_t block_copy;   // deterministic mode: its block's copy (its warps' own with warp_copies)
+  // LaunchCtx::warp_copies: per global target, the bytes [lo, hi) this thread wrote since the last site.
+  uint64_t written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
   uint32_t open;         // the site that opened this thread's region
   uint32_t pass1_site;   // where pass 1 ended
   bool at_exit;
@@ -343,6 +355,42 @@ static __device__ __noinline__ void pass_turn(const ThreadState& t) {
   if (thread_rank() % 32 == 0) *static_cast<volatile uint32_t*>(&t.bs->turn) = t.warp + 1;
 }
 
+// Warp copies of the global targets: every warp's writes since the last site go into its block's
+// copy in warp order (a byte a later warp changed wins) and every warp's copy gets the result. Only
+// over the bytes the warps wrote, in whole 16-byte chunks: the copies are the block's own, and a
+// byte no warp changed merges to itself.
+static __device__ __noinline__ void block_merge_warp_globals(ThreadState& t) {
+  const LaunchCtx& c = *t.ctx;
+  BlockState& bs = *t.bs;
+  for (uint32_t i = 0; i < c.num_globals; ++i) {
+    if (t.written_lo[i] >= t.written_hi[i]) continue;
+    atomicMin(&bs.written_lo[i], (unsigned long long)t.written_lo[i]);
+    atomicMax(&bs.written_hi[i], (unsigned long long)t.written_hi[i]);
+    t.written_lo[i] = ~0ull;
+    t.written_hi[i] = 0;
+  }
+  __syncthreads();
+  for (uint32_t i = 0; i < c.num_globals; ++i) {
+    const uint64_t lo = bs.written_lo[i] / 16 * 16, hi = (bs.written_hi[i] + 15) / 16 * 16;
+    const GlobalTarget& g = c.globals[i];
+    TargetBuffers b;
+    b.original = g.copies + uint64_t(t.block_copy) * g.stride;
+    b.bytes = g.bytes;
+    b.uni = nullptr;
+    b.copies = g.copies + (uint64_t(c.warp_copies) + uint64_t(t.block_copy) * t.warps) * g.stride;
+    b.stride = g.stride;
+    b.num_copies = t.warps;
+    b.target_id = i;
+    for (uint64_t off = lo + 16 * uint64_t(thread_rank()); off < hi; off += 16 * uint64_t(block_threads()))
+      merge_ordered_chunk<16, true>(b, off);
+  }
+  __syncthreads();
+  for (uint32_t i = thread_rank(); i < c.num_globals; i += block_threads()) {
+    bs.written_lo[i] = ~0ull;
+    bs.written_hi[i] = 0;
+  }
+}
+
 // ---- kernel entry --------------------------------------------------------------------------------
 // Returns false for the query launch. Otherwise claims the block's copies (dynamic shared memory or
 // a global scratch slot), zeroes S and replicates it. A block outside this launch's batch ends here.
@@ -379,8 +427,20 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
   t.copies = bs.area + 2 * ctx.stride;
   // Level B does not privatize shared memory (it is per block anyway): every warp uses copy 0.
   t.base = t.copies + (ctx.level == kLevelBlocks ? 0 : uint64_t(t.warp) * ctx.stride);
-  // Level W: warp w of every block shares global copy w; level B and deterministic mode: one per block.
-  t.global_copy = ctx.level == kLevelWarps ? t.warp : ctx.copy_of_block ? ctx.copy_of_block[block_rank()] : 0;
+  // Level W: warp w of every block shares global copy w; level B and deterministic mode: one per block,
+  // or one per warp with warp_copies.
+  t.block_copy = ctx.copy_of_block ? ctx.copy_of_block[block_rank()] : 0;
+  t.global_copy = ctx.level == kLevelWarps ? t.warp
+                  : ctx.warp_copies        ? ctx.warp_copies + t.block_copy * warps + t.warp
+                                           : t.block_copy;
+  for (uint32_t i = 0; i < kMaxGlobalTargets; ++i) {
+    t.written_lo[i] = ~0ull;
+    t.written_hi[i] = 0;
+    if (thread_rank() == 0) {
+      bs.written_lo[i] = ~0ull;
+      bs.written_hi[i] = 0;
+    }
+  }
   t.open = entry_site;
   t.pass1_site = entry_site;
   t.at_exit = false;
@@ -454,9 +514,22 @@ static __device__ __noinline__ void log_store(ThreadState& t, void* p, uint32_t 
 // `*store(t, &lvalue) = value`: a store that is neither to a local nor to a privatized shared
 // variable. Pass 1 remembers the old bytes of global memory so the block can undo them before
 // pass 2 re-runs the region.
+// Deterministic mode with warp copies: the bytes a thread writes, so the site merges only those.
+static __device__ __noinline__ void note_written(ThreadState& t, const void* p, uint32_t size) {
+  const int i = global_copy_target(t, p);
+  if (i < 0) return;
+  const GlobalTarget& g = t.ctx->globals[i];
+  const uint64_t off = uint64_t(reinterpret_cast<const uint8_t*>(p) - g.copies) % g.stride;
+  t.written_lo[i] = min(t.written_lo[i], off);
+  t.written_hi[i] = max(t.written_hi[i], off + size);
+}
+
 template <typename T>
 __device__ __forceinline__ T* store(ThreadState& t, T* p) {
-  if (t.deterministic()) return p;  // no re-execution, nothing to undo
+  if (t.deterministic()) {  // no re-execution, nothing to undo
+    if (t.ctx->warp_copies) note_written(t, p, sizeof(T));
+    return p;
+  }
   if (t.blocks_level()) {
     const int target = global_copy_target(t, p);
     // Global memory the kernel was not found to write is written once, by the level W execution.
@@ -658,6 +731,7 @@ static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
     pass_turn(t);
     const bool all_exited = __syncthreads_and(t.at_exit);
     if (t.deterministic()) block_merge_ordered(layout_buffers(t));
+    if (t.deterministic() && ctx.warp_copies) block_merge_warp_globals(t);
     if (thread_rank() == 0) bs.turn = 0;
     t.bar_true = __syncthreads_count(!t.at_exit && t.bar_pred);
     t.bar_live = __syncthreads_count(!t.at_exit);

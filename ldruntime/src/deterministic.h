@@ -25,8 +25,9 @@ struct OrderedBlocksOutcome {
 // Runs the clone (through `launch`, with `ctx` filled in: deterministic level, the copies, the
 // batch's block table) over every block, then leaves the merged result in the targets.
 //
-// Within a block, each of its `warps` gets its own copy too when `warp_copies_allowed` (no store the
-// hooks miss), their bytes fit in LDCC_WARP_COPIES and one block's copies fit in memory: warp w sees
+// Within a block, each of its `warps` gets its own copy too when `warp_copies_allowed` (the
+// translator found no reason for turns, KernelDesc::warp_turns), their bytes fit in LDCC_WARP_COPIES
+// and one block's copies fit in memory: warp w sees
 // the targets as they were at the last site plus its own writes, and at every site the warps'
 // changed bytes go into the block's copy in warp order (the highest warp that changed a byte wins),
 // as with shared memory. Otherwise the warps take turns region by region on the block's copy.

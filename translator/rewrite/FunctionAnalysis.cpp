@@ -218,6 +218,7 @@ public:
       refuse("grid-wide synchronization", call->getBeginLoc());
     } else if (atomicNames().count(name)) {
       facts_.atomics.push_back(call);
+      if (atomicOrderShows(call, name)) facts_.orderedAtomics.push_back(call);
     } else if (name.rfind("atomic", 0) == 0 || name.rfind("__atomic", 0) == 0) {
       refuse("the atomic operation " + name, call->getBeginLoc());
     } else if (name == "printf") {
@@ -299,6 +300,38 @@ public:
   }
 
   std::vector<const CallExpr *> calls;  // user callees; sorted out once every function is known
+
+  // Integer add, sub, min, max, and, or, xor, inc, dec whose result is discarded end with the same
+  // value in any order; anything else (a used result, exch, CAS, floating point) may not.
+  bool atomicOrderShows(const CallExpr *call, std::string name) const {
+    if (const size_t scope = name.find("_block"); scope != std::string::npos) name.erase(scope);
+    static const std::set<std::string> commutative = {"atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicAnd",
+                                                      "atomicOr",  "atomicXor", "atomicInc", "atomicDec"};
+    if (!commutative.count(name) || call->getNumArgs() == 0) return true;
+    const QualType target = call->getArg(0)->IgnoreParenImpCasts()->getType();
+    if (!target->isPointerType() || !target->getPointeeType()->isIntegerType()) return true;
+    // The value is discarded when the call is a whole statement (perhaps cast to void).
+    const Stmt *node = call;
+    while (true) {
+      DynTypedNodeList parents = ctx_.getParents(*node);
+      if (parents.empty()) return true;
+      if (const auto *e = parents[0].get<Expr>()) {
+        const auto *c = dyn_cast<CStyleCastExpr>(e);
+        if (!isa<ParenExpr>(e) && !isa<ImplicitCastExpr>(e) && !isa<ExprWithCleanups>(e) && !(c && c->getType()->isVoidType()))
+          return true;
+        node = e;
+        continue;
+      }
+      const Stmt *parent = parents[0].get<Stmt>();
+      if (!parent) return true;
+      if (isa<CompoundStmt>(parent) || isa<LabelStmt>(parent) || isa<SwitchCase>(parent)) return false;
+      if (const auto *is = dyn_cast<IfStmt>(parent)) return is->getThen() != node && is->getElse() != node;
+      if (const auto *fs = dyn_cast<ForStmt>(parent)) return fs->getBody() != node && fs->getInc() != node;
+      if (const auto *ws = dyn_cast<WhileStmt>(parent)) return ws->getBody() != node;
+      if (const auto *ds = dyn_cast<DoStmt>(parent)) return ds->getBody() != node;
+      return true;
+    }
+  }
 
 private:
   struct LambdaScan : RecursiveASTVisitor<LambdaScan> {
@@ -629,7 +662,17 @@ const FunctionFacts *TranslationUnitAnalysis::facts(const FunctionDecl *fn) cons
 
 bool TranslationUnitAnalysis::needsClone(const FunctionDecl *fn) const { return needsClone_.count(fn) > 0; }
 bool TranslationUnitAnalysis::synchronizes(const FunctionDecl *fn) const { return synchronizes_.count(fn) > 0; }
-bool TranslationUnitAnalysis::storesUntraced(const FunctionDecl *fn) const { return storesUntraced_.count(fn) > 0; }
+Refusal TranslationUnitAnalysis::warpTurnsReason(const FunctionDecl *kernel) const {
+  if (auto it = untracedStore_.find(kernel); it != untracedStore_.end())
+    return Refusal{"a call of " + calleeName(it->second) + ", which may store where no hook sees it", it->second->getBeginLoc()};
+  Refusal why;
+  forEachReached(kernel, [&](const FunctionFacts &f) {
+    if (!why.refused() && !f.orderedAtomics.empty())
+      why = Refusal{"the order of " + calleeName(f.orderedAtomics[0]) + "s shows in the results",
+                    f.orderedAtomics[0]->getBeginLoc()};
+  });
+  return why;
+}
 
 const FunctionDecl *TranslationUnitAnalysis::userCallee(const CallExpr *call) const {
   const FunctionDecl *def = definitionOf(calleeDecl(call));
@@ -646,7 +689,7 @@ void TranslationUnitAnalysis::propagate() {
   for (const FunctionFacts &f : functions_) {
     if (!f.barriers.empty()) synchronizes_.insert(f.fn);
     if (f.hasOwnEffects()) needsClone_.insert(f.fn);
-    if (!f.untracedStores.empty()) storesUntraced_.insert(f.fn);
+    if (!f.untracedStores.empty()) untracedStore_[f.fn] = f.untracedStores[0];
   }
   for (bool changed = true; changed;) {
     changed = false;
@@ -656,7 +699,8 @@ void TranslationUnitAnalysis::propagate() {
         if (!callee) continue;
         if (synchronizes_.count(callee) && synchronizes_.insert(f.fn).second) changed = true;
         if (needsClone_.count(callee) && needsClone_.insert(f.fn).second) changed = true;
-        if (storesUntraced_.count(callee) && storesUntraced_.insert(f.fn).second) changed = true;
+        if (auto it = untracedStore_.find(callee); it != untracedStore_.end() && untracedStore_.emplace(f.fn, it->second).second)
+          changed = true;
       }
   }
   for (FunctionFacts &f : functions_) {

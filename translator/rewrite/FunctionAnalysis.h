@@ -84,6 +84,9 @@ struct FunctionFacts {
   // Calls of functions without a body here (system headers, other translation units) that may write
   // through a pointer or reference argument: stores no hook sees (memcpy, __stwt, ...).
   std::vector<const clang::CallExpr *> untracedStores;
+  // Atomic operations whose order shows in the results: the returned value is used, or the operation
+  // is an exchange, a compare-and-swap or on floating point.
+  std::vector<const clang::CallExpr *> orderedAtomics;
 
   bool hasOwnEffects() const {  // something a clone must change, before looking at callees
     return !barriers.empty() || !hookedStores.empty() || !atomics.empty() || !printfs.empty() || !clocks.empty() ||
@@ -101,8 +104,10 @@ public:
   const FunctionFacts *facts(const clang::FunctionDecl *fn) const;
   bool needsClone(const clang::FunctionDecl *fn) const;     // called through its clone
   bool synchronizes(const clang::FunctionDecl *fn) const;   // contains a barrier (transitively)
-  // It, or a user function it calls (transitively), makes a call in FunctionFacts::untracedStores.
-  bool storesUntraced(const clang::FunctionDecl *fn) const;
+  // Why deterministic mode must run the warps of this kernel's blocks in turn rather than each on
+  // its own copy of global memory (not refused() when they need not): a call in untracedStores made by
+  // it or a user function it calls (transitively), or an atomic in orderedAtomics in its clone.
+  Refusal warpTurnsReason(const clang::FunctionDecl *kernel) const;
   // The user definition a call reaches (through templates and unresolved lookups), or null.
   const clang::FunctionDecl *userCallee(const clang::CallExpr *call) const;
   // Every __shared__ variable of a kernel's clone, own first, then those of synchronizing or
@@ -122,7 +127,8 @@ private:
   clang::ASTContext &ctx_;
   std::vector<FunctionFacts> functions_;
   std::map<const clang::FunctionDecl *, size_t> index_;
-  std::set<const clang::FunctionDecl *> needsClone_, synchronizes_, storesUntraced_;
+  std::set<const clang::FunctionDecl *> needsClone_, synchronizes_;
+  std::map<const clang::FunctionDecl *, const clang::CallExpr *> untracedStore_;  // the first one it reaches
   std::map<const FunctionFacts *, std::vector<const clang::CallExpr *>> userCalls_;  // until propagate()
 };
 

@@ -65,7 +65,7 @@ struct KernelRecord {
   Refusal refusal;
   std::vector<std::string> targets;
   KernelGlobals globals;
-  bool storesUntraced = false;  // see FunctionFacts::untracedStores
+  Refusal warpTurns;  // see TranslationUnitAnalysis::warpTurnsReason
 };
 
 class Translator {
@@ -103,7 +103,7 @@ public:
       if (!k.refusal.refused()) k.refusal = reachesFailedHelper(tu, f.fn, failedHelpers);
       if (!k.refusal.refused()) {
         k.globals = globalTargets.of(f);
-        k.storesUntraced = tu.storesUntraced(f.fn);
+        k.warpTurns = tu.warpTurnsReason(f.fn);
         CloneText clone = writeClone(f, tu, tables_, ctx_, &k.globals, blockBound(f.fn));
         k.refusal = clone.refusal;
         if (!k.refusal.refused()) {
@@ -403,13 +403,18 @@ private:
       }
       head << "{nullptr, 0, 0ull, 0ull}};\n";
       const frontend::SourcePos where = position(sm_, k.refusal.where);
+      std::string turns = "nullptr";
+      if (k.warpTurns.refused()) {
+        const frontend::SourcePos at = position(sm_, k.warpTurns.where);
+        turns = cString(k.warpTurns.reason + " (" + at.file + ":" + std::to_string(at.line) + ")");
+      }
       head << "[[maybe_unused]] static const ::ldcc::rt::KernelDesc " << k.descName << " = {"
            << cString(k.fn->getQualifiedNameAsString()) << ", " << cString(opts_.defaultMode) << ", ldcc_sites, "
            << tables_.sites.size() << "u, " << k.descName << "_targets, " << k.targets.size() << "u, ldcc_locals, "
            << tables_.locals.size() << "u, "
            << (k.refusal.refused() ? cString(k.refusal.reason) : "nullptr") << ", "
            << (k.refusal.refused() ? cString(where.file + ":" + std::to_string(where.line)) : "nullptr") << ", "
-           << k.descName << "_globals, " << numGlobals << "u, " << (k.storesUntraced ? "true" : "false") << "};\n";
+           << k.descName << "_globals, " << numGlobals << "u, " << turns << "};\n";
     }
     const PresumedLoc top = sm_.getPresumedLoc(sm_.getLocForStartOfFile(sm_.getMainFileID()));
     head << "#line 1 " << cString(top.isValid() ? top.getFilename() : "") << "\n";

@@ -45,9 +45,10 @@ struct KernelDesc {
   const char* unchecked_where;     // "file:line" of the construct
   const GlobalDesc* globals;       // written global memory, see GlobalDesc
   unsigned num_globals;
-  // It calls a function with no body here that may store through an argument (memcpy, __stwt, ...):
-  // stores no hook sees, so deterministic mode cannot give its warps private global copies.
-  bool stores_untraced;
+  // Non-null: why deterministic mode runs the warps of its blocks in turn on global memory instead of
+  // each on its own copy: a call that may store where no hook sees it (memcpy, __stwt, ...), or
+  // atomics whose order shows in the results ("file:line" at the end).
+  const char* warp_turns;
 };
 
 // Host side (ldruntime/src/translated_launch.cu). `args` are the clone's arguments: args[0] is

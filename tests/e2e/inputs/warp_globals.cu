@@ -11,6 +11,9 @@
 //   streamed:    race-free, 2 blocks of 2 warps; __stwt stores inside a CUDA header, where no hook
 //                sees them, so the warps must take turns on their block's copy; after the barrier each
 //                thread reads the other warp's element.
+//   claim_slots: one block of 4 warps; lane 0 of each warp takes a slot from a shared counter with
+//                atomicAdd and writes its warp there: the slots' order shows in the result, so the
+//                warps take turns and `order` is 0 1 2 3 on every run (natively it varies).
 // Prints every result.
 #include <cstdio>
 #include <vector>
@@ -48,6 +51,13 @@ __global__ void streamed(int* buf, int* out) {
   out[g] = buf[g ^ 32];
 }
 
+__global__ void claim_slots(int* order) {
+  __shared__ int next;
+  if (threadIdx.x == 0) next = 0;
+  __syncthreads();
+  if (threadIdx.x % 32 == 0) order[atomicAdd(&next, 1)] = threadIdx.x / 32;
+}
+
 static void print(const char* name, int* device, int n) {
   std::vector<int> host(n);
   cudaMemcpy(host.data(), device, n * sizeof(int), cudaMemcpyDeviceToHost);
@@ -63,13 +73,14 @@ int main() {
     return 77;
   }
   const int n = kBlocks * kThreads;
-  int *buf2, *out, *flag, *seen, *buf, *streamed_out;
+  int *buf2, *out, *flag, *order, *seen, *buf, *streamed_out;
   cudaMalloc(&buf2, 2 * n * sizeof(int));
   cudaMalloc(&out, n * sizeof(int));
   cudaMalloc(&flag, sizeof(int));
   cudaMalloc(&seen, 4 * sizeof(int));
   cudaMalloc(&buf, 128 * sizeof(int));
   cudaMalloc(&streamed_out, 128 * sizeof(int));
+  cudaMalloc(&order, 4 * sizeof(int));
   cudaMemset(buf2, 0, 2 * n * sizeof(int));
   cudaMemset(flag, 0, sizeof(int));
   cudaMemset(seen, 0xff, 4 * sizeof(int));
@@ -77,6 +88,7 @@ int main() {
   pass_along<<<kBlocks, kThreads>>>(buf2, out);
   racy_warps<<<1, 128>>>(flag, seen);
   streamed<<<2, 64>>>(buf, streamed_out);
+  claim_slots<<<1, 128>>>(order);
   if (cudaDeviceSynchronize() != cudaSuccess) {
     fprintf(stderr, "launch failed\n");
     return 1;
@@ -85,5 +97,6 @@ int main() {
   print("streamed", streamed_out, 128);
   print("racy_warps flag", flag, 1);
   print("racy_warps seen", seen, 4);
+  print("claim_slots order", order, 4);
   return 0;
 }

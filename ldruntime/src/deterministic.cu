@@ -38,7 +38,8 @@ OrderedBlocksOutcome run_ordered_blocks(const std::vector<GlobalAllocation>& tar
 
   // Copies per block: its own, and one per warp when the warps get theirs (a fixed choice, so the
   // result of a racy launch does not depend on free memory unless not even one block's fit).
-  uint32_t per_block = warps > 1 && warp_copies_allowed && uint64_t(blocks) * warps * per_copy <= warp_copies_cap() ? 1 + warps : 1;
+  const uint64_t cap_copies = per_copy ? warp_copies_cap() / per_copy : UINT64_MAX;  // no overflow
+  uint32_t per_block = warps > 1 && warp_copies_allowed && uint64_t(warps) <= cap_copies / blocks ? 1 + warps : 1;
   // Per target: `batch` times per_block copies, the atomics' copy, and (with more than one batch) the
   // buffer the batches are gathered in. The largest batch the device gives, halving the budget when
   // it refuses.

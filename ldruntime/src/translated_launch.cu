@@ -265,9 +265,10 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
   result.rounds = 1;
   result.extra_device_bytes = launch_bytes;
   cudaError_t err = cudaSuccess;
-  // Copies of the global targets with several blocks, or for the warps of one (unless they must take
-  // turns anyway: then on the targets themselves).
-  if (!globals.empty() && (grid.x * grid.y * grid.z > 1 || (warps > 1 && !desc.warp_turns))) {
+  // Copies of the global targets with several blocks, or for the warps of one block, unless they
+  // take turns anyway (then on the targets themselves), or it has atomics: global ones would act on a
+  // copy of their own, which plain accesses do not see until the end (as between blocks).
+  if (!globals.empty() && (grid.x * grid.y * grid.z > 1 || (warps > 1 && !desc.warp_turns && !desc.atomics))) {
     const OrderedBlocksOutcome o = run_ordered_blocks(globals, grid, warps, !desc.warp_turns, ctx, stream, start);
     if (!o.ran && o.error == cudaSuccess) return o.warning;
     err = o.error;

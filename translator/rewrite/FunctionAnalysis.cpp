@@ -105,15 +105,52 @@ const std::set<std::string> &atomicNames() {
 // Calls whose results differ between two executions of the same region by nature.
 // A pointer or reference parameter to non-const data, or a non-const member function: the callee
 // may store through it.
-// An argument that is a local variable or its address (sincosf(x, &s, &c)): the callee writes the
-// caller's frame, not memory other threads see.
+// The variable an address is computed from: &a[i].f, p + i, ... -> a or p.
+const Expr *rootOf(const Expr *e) {
+  while (true) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto *op = dyn_cast<UnaryOperator>(e); op && (op->getOpcode() == UO_AddrOf || op->getOpcode() == UO_Deref))
+      e = op->getSubExpr();
+    else if (const auto *as = dyn_cast<ArraySubscriptExpr>(e)) e = as->getBase();
+    else if (const auto *me = dyn_cast<MemberExpr>(e)) e = me->getBase();
+    else if (const auto *bo = dyn_cast<BinaryOperator>(e); bo && bo->isAdditiveOp())
+      e = bo->getLHS()->getType()->isPointerType() ? bo->getLHS() : bo->getRHS();
+    else if (const auto *c = dyn_cast<CastExpr>(e)) e = c->getSubExpr();
+    else return e;
+  }
+}
+
+// A local variable of the function (not static, not a reference, not __shared__): what is stored in
+// it stays in the thread's frame.
+const VarDecl *localVariable(const Expr *e) {
+  const auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  const auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  if (!var || !var->isLocalVarDeclOrParm() || var->isStaticLocal() || var->getType()->isReferenceType() ||
+      var->hasAttr<CUDASharedAttr>())
+    return nullptr;
+  return var;
+}
+
+// Whether a value of the type can hold an address (a pointer, or an array or class with one inside).
+bool holdsPointer(QualType t, int depth = 0) {
+  t = t.getCanonicalType();
+  if (t->isPointerType() || t->isReferenceType() || t->isMemberPointerType()) return true;
+  if (const auto *a = dyn_cast<ArrayType>(t.getTypePtr())) return holdsPointer(a->getElementType(), depth);
+  if (const auto *rd = t->getAsRecordDecl()) {
+    if (depth > 4 || !rd->getDefinition()) return true;
+    for (const FieldDecl *f : rd->getDefinition()->fields())
+      if (holdsPointer(f->getType(), depth + 1)) return true;
+  }
+  return false;
+}
+
+// An argument that is a local variable holding no address, or its address (sincosf(x, &s, &c)):
+// the callee writes the caller's frame, not memory other threads see.
 bool isLocalObject(const Expr *arg) {
   const Expr *e = arg->IgnoreParenImpCasts();
-  if (const auto *op = dyn_cast<UnaryOperator>(e); op && op->getOpcode() == UO_AddrOf) e = op->getSubExpr()->IgnoreParenImpCasts();
-  const auto *ref = dyn_cast<DeclRefExpr>(e);
-  const auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
-  return var && var->isLocalVarDeclOrParm() && !var->isStaticLocal() && !var->getType()->isReferenceType() &&
-         !var->getType()->isPointerType() && !var->hasAttr<CUDASharedAttr>();
+  if (const auto *op = dyn_cast<UnaryOperator>(e); op && op->getOpcode() == UO_AddrOf) e = op->getSubExpr();
+  const VarDecl *var = localVariable(e);
+  return var && !holdsPointer(var->getType());
 }
 
 // A pointer or lvalue reference parameter to non-const data (other than a local's), or a non-const
@@ -122,6 +159,8 @@ bool isLocalObject(const Expr *arg) {
 bool mayWriteThroughArguments(const CallExpr *call, const FunctionDecl *fd) {
   const auto *md = dyn_cast<CXXMethodDecl>(fd);
   if (md && md->isInstance() && !md->isConst() && isa<CXXMemberCallExpr>(call)) return true;
+  // cuda::atomic_ref and the like write through a const member function.
+  if (md && md->getParent()->getName().contains("atomic")) return true;
   // An operator that is a member takes its object as argument 0.
   const unsigned first = md && md->isInstance() && isa<CXXOperatorCallExpr>(call) ? 1 : 0;
   for (unsigned i = 0; i < fd->getNumParams(); ++i) {
@@ -219,6 +258,7 @@ public:
     } else if (atomicNames().count(name)) {
       facts_.atomics.push_back(call);
       if (atomicOrderShows(call, name)) facts_.orderedAtomics.push_back(call);
+      else facts_.discardedAtomics.push_back(call);
     } else if (name.rfind("atomic", 0) == 0 || name.rfind("__atomic", 0) == 0) {
       refuse("the atomic operation " + name, call->getBeginLoc());
     } else if (name == "printf") {
@@ -301,12 +341,14 @@ public:
 
   std::vector<const CallExpr *> calls;  // user callees; sorted out once every function is known
 
-  // Integer add, sub, min, max, and, or, xor, inc, dec whose result is discarded end with the same
-  // value in any order; anything else (a used result, exch, CAS, floating point) may not.
+  // Integer add, sub, min, max, and, or, xor whose result is discarded end with the same value in any
+  // order (as long as one variable sees one kind: warpTurnsReason); anything else (a used result,
+  // inc, dec, exch, CAS, floating point) may not.
   bool atomicOrderShows(const CallExpr *call, std::string name) const {
     if (const size_t scope = name.find("_block"); scope != std::string::npos) name.erase(scope);
-    static const std::set<std::string> commutative = {"atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicAnd",
-                                                      "atomicOr",  "atomicXor", "atomicInc", "atomicDec"};
+    // atomicInc/atomicDec with different limits do not commute.
+    static const std::set<std::string> commutative = {"atomicAdd", "atomicSub", "atomicMin", "atomicMax",
+                                                      "atomicAnd", "atomicOr",  "atomicXor"};
     if (!commutative.count(name) || call->getNumArgs() == 0) return true;
     const QualType target = call->getArg(0)->IgnoreParenImpCasts()->getType();
     if (!target->isPointerType() || !target->getPointeeType()->isIntegerType()) return true;
@@ -334,15 +376,27 @@ public:
   }
 
 private:
+  // A lambda's body is not rewritten: any store it makes to memory other than locals, or call that
+  // may make one, is an effect no hook would see.
   struct LambdaScan : RecursiveASTVisitor<LambdaScan> {
     bool VisitCallExpr(CallExpr *call) {
       std::string what;
       const std::string name = calleeName(call);
-      if (isBlockBarrier(call, what) || name.rfind("atomic", 0) == 0) effect = true;
+      const FunctionDecl *fd = calleeDecl(call);
+      if (isBlockBarrier(call, what) || name.rfind("atomic", 0) == 0 || (fd && mayWriteThroughArguments(call, fd)))
+        effect = true;
+      if (const auto *op = dyn_cast<CXXOperatorCallExpr>(call);
+          op && op->getNumArgs() >= 1 && (op->isAssignmentOp() || op->getOperator() == OO_PlusPlus || op->getOperator() == OO_MinusMinus) &&
+          !localVariable(op->getArg(0)))
+        effect = true;
       return true;
     }
     bool VisitBinaryOperator(BinaryOperator *op) {
-      if (op->isAssignmentOp() && !isa<DeclRefExpr>(op->getLHS()->IgnoreParenImpCasts())) effect = true;
+      if (op->isAssignmentOp() && !localVariable(op->getLHS())) effect = true;
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *op) {
+      if (op->isIncrementDecrementOp() && !localVariable(op->getSubExpr())) effect = true;
       return true;
     }
     bool effect = false;
@@ -662,14 +716,35 @@ const FunctionFacts *TranslationUnitAnalysis::facts(const FunctionDecl *fn) cons
 
 bool TranslationUnitAnalysis::needsClone(const FunctionDecl *fn) const { return needsClone_.count(fn) > 0; }
 bool TranslationUnitAnalysis::synchronizes(const FunctionDecl *fn) const { return synchronizes_.count(fn) > 0; }
+bool TranslationUnitAnalysis::makesAtomics(const FunctionDecl *kernel) const {
+  bool found = false;
+  forEachReached(kernel, [&](const FunctionFacts &f) { found = found || !f.atomics.empty(); });
+  return found;
+}
+
 Refusal TranslationUnitAnalysis::warpTurnsReason(const FunctionDecl *kernel) const {
   if (auto it = untracedStore_.find(kernel); it != untracedStore_.end())
     return Refusal{"a call of " + calleeName(it->second) + ", which may store where no hook sees it", it->second->getBeginLoc()};
   Refusal why;
+  std::map<const ValueDecl *, const CallExpr *> kindOf;  // per variable an atomic touches, its first atomic
   forEachReached(kernel, [&](const FunctionFacts &f) {
     if (!why.refused() && !f.orderedAtomics.empty())
       why = Refusal{"the order of " + calleeName(f.orderedAtomics[0]) + "s shows in the results",
                     f.orderedAtomics[0]->getBeginLoc()};
+    if (!why.refused() && !f.printfs.empty())
+      why = Refusal{"the order of device printf's lines shows in the output", f.printfs[0]->getBeginLoc()};
+    for (const CallExpr *call : f.discardedAtomics) {
+      // Two kinds of atomic on one variable (or on memory whose variable is unknown) do not commute.
+      const ValueDecl *var = nullptr;
+      if (const auto *ref = dyn_cast<DeclRefExpr>(rootOf(call->getArg(0)))) var = ref->getDecl();
+      auto [it, added] = kindOf.emplace(var, call);
+      const bool clash = calleeName(it->second) != calleeName(call) ||
+                         (var != nullptr && kindOf.count(nullptr) && calleeName(kindOf[nullptr]) != calleeName(call));
+      if (!why.refused() && clash)
+        why = Refusal{"different atomic operations (" + calleeName(it->second) + ", " + calleeName(call) +
+                          ") on one variable",
+                      call->getBeginLoc()};
+    }
   });
   return why;
 }
@@ -690,6 +765,11 @@ void TranslationUnitAnalysis::propagate() {
     if (!f.barriers.empty()) synchronizes_.insert(f.fn);
     if (f.hasOwnEffects()) needsClone_.insert(f.fn);
     if (!f.untracedStores.empty()) untracedStore_[f.fn] = f.untracedStores[0];
+    // A callee defined here that has no facts (an explicit specialization, a lambda's operator()):
+    // never cloned, so its stores are not hooked either.
+    for (const CallExpr *call : userCalls_[&f])
+      if (const FunctionDecl *fd = calleeDecl(call); fd && !userCallee(call) && mayWriteThroughArguments(call, fd))
+        untracedStore_.emplace(f.fn, call);
   }
   for (bool changed = true; changed;) {
     changed = false;

@@ -87,6 +87,7 @@ struct FunctionFacts {
   // Atomic operations whose order shows in the results: the returned value is used, or the operation
   // is an exchange, a compare-and-swap or on floating point.
   std::vector<const clang::CallExpr *> orderedAtomics;
+  std::vector<const clang::CallExpr *> discardedAtomics;  // the other atomics
 
   bool hasOwnEffects() const {  // something a clone must change, before looking at callees
     return !barriers.empty() || !hookedStores.empty() || !atomics.empty() || !printfs.empty() || !clocks.empty() ||
@@ -106,8 +107,10 @@ public:
   bool synchronizes(const clang::FunctionDecl *fn) const;   // contains a barrier (transitively)
   // Why deterministic mode must run the warps of this kernel's blocks in turn rather than each on
   // its own copy of global memory (not refused() when they need not): a call in untracedStores made by
-  // it or a user function it calls (transitively), or an atomic in orderedAtomics in its clone.
+  // it or a user function it calls (transitively), or in its clone an atomic in orderedAtomics, two
+  // kinds of discarded atomic on one variable, or a device printf (the order of its lines).
   Refusal warpTurnsReason(const clang::FunctionDecl *kernel) const;
+  bool makesAtomics(const clang::FunctionDecl *kernel) const;  // in its clone or a cloned helper
   // The user definition a call reaches (through templates and unresolved lookups), or null.
   const clang::FunctionDecl *userCallee(const clang::CallExpr *call) const;
   // Every __shared__ variable of a kernel's clone, own first, then those of synchronizing or

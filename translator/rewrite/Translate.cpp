@@ -66,6 +66,7 @@ struct KernelRecord {
   std::vector<std::string> targets;
   KernelGlobals globals;
   Refusal warpTurns;  // see TranslationUnitAnalysis::warpTurnsReason
+  bool atomics = false;  // its clone makes atomic operations
 };
 
 class Translator {
@@ -104,6 +105,7 @@ public:
       if (!k.refusal.refused()) {
         k.globals = globalTargets.of(f);
         k.warpTurns = tu.warpTurnsReason(f.fn);
+        k.atomics = tu.makesAtomics(f.fn);
         CloneText clone = writeClone(f, tu, tables_, ctx_, &k.globals, blockBound(f.fn));
         k.refusal = clone.refusal;
         if (!k.refusal.refused()) {
@@ -414,7 +416,7 @@ private:
            << tables_.locals.size() << "u, "
            << (k.refusal.refused() ? cString(k.refusal.reason) : "nullptr") << ", "
            << (k.refusal.refused() ? cString(where.file + ":" + std::to_string(where.line)) : "nullptr") << ", "
-           << k.descName << "_globals, " << numGlobals << "u, " << turns << "};\n";
+           << k.descName << "_globals, " << numGlobals << "u, " << turns << ", " << (k.atomics ? "true" : "false") << "};\n";
     }
     const PresumedLoc top = sm_.getPresumedLoc(sm_.getLocForStartOfFile(sm_.getMainFileID()));
     head << "#line 1 " << cString(top.isValid() ? top.getFilename() : "") << "\n";

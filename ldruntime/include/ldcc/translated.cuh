@@ -49,6 +49,7 @@ struct KernelDesc {
   // each on its own copy: a call that may store where no hook sees it (memcpy, __stwt, ...), or
   // atomics whose order shows in the results ("file:line" at the end).
   const char* warp_turns;
+  bool atomics;  // it makes atomic operations (global ones act on one copy in deterministic mode)
 };
 
 // Host side (ldruntime/src/translated_launch.cu). `args` are the clone's arguments: args[0] is

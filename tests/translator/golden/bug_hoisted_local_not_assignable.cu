@@ -26,7 +26,7 @@ void run(const int *in, int *out) {
   tally<<<1, 64>>>(in, out);
 }
 
-// CHECK: ldcc_desc_0 = {"tally", "check", {{.*}}, "{{[^"]*}}'t'{{[^"]*}}", "{{.*}}/bug_hoisted_local_not_assignable.cu:17", ldcc_desc_0_globals, {{[0-9]+}}u, nullptr};
+// CHECK: ldcc_desc_0 = {"tally", "check", {{.*}}, "{{[^"]*}}'t'{{[^"]*}}", "{{.*}}/bug_hoisted_local_not_assignable.cu:17", ldcc_desc_0_globals, {{[0-9]+}}u, nullptr, false};
 // CHECK-NOT: tally__ldcc_checked
 // CHECK: ::ldcc::rt::launch_unchecked(::ldcc_desc_0, tally, 1, 64, 0, 0, in, out);
 // WARN: bug_hoisted_local_not_assignable.cu:17: warning: ldcc: kernel 'tally' runs unchecked: {{.*}}'t'

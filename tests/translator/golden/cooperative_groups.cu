@@ -31,7 +31,7 @@ void run(int *data, int blocks) {
 // Three block barriers; the tile's sync() is not among the sites.
 // CHECK: ldcc_sites[] = {{[{][{]}}"{{.*}}/cooperative_groups.cu", 16, 3, "thread_block::sync()"}, {"{{.*}}/cooperative_groups.cu", 19, 3, "thread_block::sync()"}, {"{{.*}}/cooperative_groups.cu", 21, 3, "thread_block::sync()"}, {"{{.*}}/cooperative_groups.cu", 11, 17, "kernel entry"}, {"{{.*}}/cooperative_groups.cu", 25, 1, "kernel exit"}, };
 // CHECK-NEXT: ldcc_locals[] = {"rotate: v", nullptr};
-// CHECK: ldcc_desc_0 = {"rotate", "check", ldcc_sites, 5u, ldcc_desc_0_targets, 1u, ldcc_locals, 1u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, nullptr};
+// CHECK: ldcc_desc_0 = {"rotate", "check", ldcc_sites, 5u, ldcc_desc_0_targets, 1u, ldcc_locals, 1u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, nullptr, false};
 
 // block and r move whole, in order (r's initializer uses block); v is declared at function scope.
 // CHECK: #line 11 "{{.*}}/cooperative_groups.cu"

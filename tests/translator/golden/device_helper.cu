@@ -33,7 +33,7 @@ void run(const float *in, float *out, int rows, int n) {
 // The helper's shared array is one of the kernel's targets.
 // CHECK-NEXT: ldcc_desc_0_targets[] = {"perWarp", nullptr};
 // CHECK-NEXT: ldcc_desc_0_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull}, {nullptr, 0, 0ull, 0ull}};
-// CHECK-NEXT: ldcc_desc_0 = {"reduceRows", "check", ldcc_sites, 7u, ldcc_desc_0_targets, 1u, ldcc_locals, 5u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, nullptr};
+// CHECK-NEXT: ldcc_desc_0 = {"reduceRows", "check", ldcc_sites, 7u, ldcc_desc_0_targets, 1u, ldcc_locals, 5u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, nullptr, false};
 
 // The original helper is unchanged.
 // CHECK: __device__ float blockSum(float v) {

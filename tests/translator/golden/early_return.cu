@@ -25,7 +25,7 @@ void run(const float *in, float *out, int n) {
 }
 
 // CHECK: ldcc_sites[] = {{[{][{]}}"{{.*}}/early_return.cu", 15, 3, "__syncthreads()"}, {"{{.*}}/early_return.cu", 6, 17, "kernel entry"}, {"{{.*}}/early_return.cu", 21, 1, "kernel exit"}, };
-// CHECK: ldcc_desc_0 = {"stencil", "check", ldcc_sites, 3u, ldcc_desc_0_targets, 1u, ldcc_locals, 0u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, nullptr};
+// CHECK: ldcc_desc_0 = {"stencil", "check", ldcc_sites, 3u, ldcc_desc_0_targets, 1u, ldcc_locals, 0u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, nullptr, false};
 
 // The original keeps its returns.
 // CHECK: __global__ void stencil(const float *in, float *out, int n) {

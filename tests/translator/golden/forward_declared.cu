@@ -32,9 +32,9 @@ template <int STEP> __global__ void addStep(int *data, int n) {
 }
 
 // Descriptors in definition order; the launches name them whatever their order.
-// CHECK: ldcc_desc_0 = {"addOne", "check", {{.*}}, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, nullptr};
-// CHECK: ldcc_desc_1 = {"resetCounter", "check", {{.*}}, nullptr, nullptr, ldcc_desc_1_globals, {{[0-9]+}}u, nullptr};
-// CHECK: ldcc_desc_2 = {"addStep", "check", {{.*}}, nullptr, nullptr, ldcc_desc_2_globals, {{[0-9]+}}u, nullptr};
+// CHECK: ldcc_desc_0 = {"addOne", "check", {{.*}}, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, nullptr, false};
+// CHECK: ldcc_desc_1 = {"resetCounter", "check", {{.*}}, nullptr, nullptr, ldcc_desc_1_globals, {{[0-9]+}}u, nullptr, false};
+// CHECK: ldcc_desc_2 = {"addStep", "check", {{.*}}, nullptr, nullptr, ldcc_desc_2_globals, {{[0-9]+}}u, nullptr, false};
 
 // Each declaration is followed, on its own line (so no line moves), by the clone's.
 // CHECK: __device__ int g_counter;

@@ -56,14 +56,14 @@ void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *ou
 // scale writes b.out (offset 8 in Buffers), result (through the helper) and g_max; not b.in,
 // b.flags, weights, scratch or g_table.
 // CHECK: ldcc_desc_0_globals[] = {{[{][{]}}"b.out", 0, 8ull, 4ull}, {"result", 3, 0ull, 4ull}, {"g_max", -1, 0ull, 4ull}, {nullptr, 0, 0ull, 0ull}};
-// CHECK-NEXT: ldcc_desc_0 = {"scale", {{.*}}, nullptr, nullptr, ldcc_desc_0_globals, 3u, nullptr};
+// CHECK-NEXT: ldcc_desc_0 = {"scale", {{.*}}, nullptr, nullptr, ldcc_desc_0_globals, 3u, nullptr, false};
 // chase stores through a pointer it loaded from memory: unchecked, nothing listed.
 // CHECK: ldcc_desc_1_globals[] = {{[{][{]}}nullptr, 0, 0ull, 0ull}};
-// CHECK-NEXT: ldcc_desc_1 = {"chase", {{.*}}, "a store through a pointer loaded from memory", "{{.*}}/global_targets.cu:30", ldcc_desc_1_globals, 0u, nullptr};
+// CHECK-NEXT: ldcc_desc_1 = {"chase", {{.*}}, "a store through a pointer loaded from memory", "{{.*}}/global_targets.cu:30", ldcc_desc_1_globals, 0u, nullptr, false};
 // The last field, why deterministic mode runs the warps in turn: a store no hook sees (through a
 // helper), then none (sincosf writes locals).
-// CHECK: ldcc_desc_2 = {"streamed", {{.*}}, nullptr, nullptr, ldcc_desc_2_globals, {{[0-9]+}}u, "a call of __stwt, which may store where no hook sees it ({{.*}}/global_targets.cu:36)"};
-// CHECK: ldcc_desc_3 = {"polar", {{.*}}, nullptr, nullptr, ldcc_desc_3_globals, 1u, nullptr};
+// CHECK: ldcc_desc_2 = {"streamed", {{.*}}, nullptr, nullptr, ldcc_desc_2_globals, {{[0-9]+}}u, "a call of __stwt, which may store where no hook sees it ({{.*}}/global_targets.cu:36)", false};
+// CHECK: ldcc_desc_3 = {"polar", {{.*}}, nullptr, nullptr, ldcc_desc_3_globals, 1u, nullptr, false};
 
 // The helper redirects nothing itself: it writes through the pointer it is given.
 // CHECK: __device__ void bump__ldcc_checked(::ldcc::rt::ThreadState& ldcc_t, int *p, int v) {{[{][{]}} (*::ldcc::rt::store(ldcc_t, &(*p))) += v; } }

@@ -28,7 +28,7 @@ void run(const float *in, float *out) {
 
 // Compared locals: the three hoisted ones with deterministic values, not t0.
 // CHECK: ldcc_locals[] = {"placement: v", "placement: w", "placement: count", nullptr};
-// CHECK: ldcc_desc_0 = {"placement", "check", ldcc_sites, 4u, ldcc_desc_0_targets, 1u, ldcc_locals, 3u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, nullptr};
+// CHECK: ldcc_desc_0 = {"placement", "check", ldcc_sites, 4u, ldcc_desc_0_targets, 1u, ldcc_locals, 3u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, nullptr, false};
 
 // gid and twice move whole, in order, after the shared binding they do not need; v, w, t0
 // and count are declared at function scope (no initializer of theirs runs at entry).

@@ -41,10 +41,10 @@ void run(const float *in, float *out, int blocks, int threads) {
 // CHECK-NEXT: ldcc_locals[] = {"treeReduce: stride", "tiledSum: acc", "tiledSum: r", "tiledSum: t", "tiledSum: v", nullptr};
 // CHECK-NEXT: ldcc_desc_0_targets[] = {"partial", nullptr};
 // CHECK-NEXT: ldcc_desc_0_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull}, {nullptr, 0, 0ull, 0ull}};
-// CHECK-NEXT: ldcc_desc_0 = {"treeReduce", "check", ldcc_sites, 8u, ldcc_desc_0_targets, 1u, ldcc_locals, 5u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, nullptr};
+// CHECK-NEXT: ldcc_desc_0 = {"treeReduce", "check", ldcc_sites, 8u, ldcc_desc_0_targets, 1u, ldcc_locals, 5u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, nullptr, false};
 // CHECK-NEXT: ldcc_desc_1_targets[] = {"tile", nullptr};
 // CHECK-NEXT: ldcc_desc_1_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull}, {nullptr, 0, 0ull, 0ull}};
-// CHECK-NEXT: ldcc_desc_1 = {"tiledSum", "check", ldcc_sites, 8u, ldcc_desc_1_targets, 1u, ldcc_locals, 5u, nullptr, nullptr, ldcc_desc_1_globals, {{[0-9]+}}u, nullptr};
+// CHECK-NEXT: ldcc_desc_1 = {"tiledSum", "check", ldcc_sites, 8u, ldcc_desc_1_targets, 1u, ldcc_locals, 5u, nullptr, nullptr, ldcc_desc_1_globals, {{[0-9]+}}u, nullptr, false};
 
 // treeReduce: the loop variable (blockDim.x-dependent trip count) is declared at function
 // scope, saved in the checkpoint frame and compared; the loop header assigns it. The

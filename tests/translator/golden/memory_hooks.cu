@@ -43,13 +43,16 @@ void run(const int *keys, int n, unsigned *bins, Stats *stats, float *out) {
   histogram<<<(n + 255) / 256, 256>>>(keys, n, bins, stats, out);
 }
 
-// No barrier: only the entry and exit sites (the table is the whole file's: tally's and lastWriter's follow).
+// No barrier: only the entry and exit sites (the table is the whole file's: the other kernels' follow).
 // CHECK: ldcc_sites[] = {{[{][{]}}"{{.*}}/memory_hooks.cu", 22, 17, "kernel entry"}, {"{{.*}}/memory_hooks.cu", 40, 1, "kernel exit"}, {"{{.*}}/memory_hooks.cu", {{[0-9]+}}, 17, "kernel entry"}, {{.*}}};
-// Its last field: the value of an atomicAdd is used, so deterministic mode runs its warps in turn.
-// CHECK: ldcc_desc_0 = {"histogram", "check", ldcc_sites, 6u, ldcc_desc_0_targets, 1u, ldcc_locals, 0u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, "the order of atomicAdds shows in the results ({{.*}}/memory_hooks.cu:29)"};
-// Integer atomics whose values are discarded end the same in any order; an exchange does not.
-// CHECK: ldcc_desc_1 = {"tally", {{.*}}, ldcc_desc_1_globals, 2u, nullptr};
-// CHECK: ldcc_desc_2 = {"lastWriter", {{.*}}, ldcc_desc_2_globals, 1u, "the order of atomicExchs shows in the results ({{.*}}/memory_hooks.cu:{{[0-9]+}})"};
+// Its last fields: the value of an atomicAdd is used, so deterministic mode runs its warps in turn;
+// it makes atomics.
+// CHECK: ldcc_desc_0 = {"histogram", "check", ldcc_sites, 8u, ldcc_desc_0_targets, 1u, ldcc_locals, 0u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, "the order of atomicAdds shows in the results ({{.*}}/memory_hooks.cu:29)", true};
+// Integer atomics whose values are discarded end the same in any order, one kind per variable; two
+// kinds on one variable do not, nor does an exchange.
+// CHECK: ldcc_desc_1 = {"tally", {{.*}}, ldcc_desc_1_globals, 3u, nullptr, true};
+// CHECK: ldcc_desc_2 = {"mixed", {{.*}}, ldcc_desc_2_globals, 1u, "different atomic operations (atomicAdd, atomicMin) on one variable ({{.*}}/memory_hooks.cu:{{[0-9]+}})", true};
+// CHECK: ldcc_desc_3 = {"lastWriter", {{.*}}, ldcc_desc_3_globals, 1u, "the order of atomicExchs shows in the results ({{.*}}/memory_hooks.cu:{{[0-9]+}})", true};
 
 // The pure helper is not cloned; the writing one is, with the store hooked.
 // CHECK: __device__ float square(float x) { return x * x; }
@@ -94,11 +97,16 @@ void run(const int *keys, int n, unsigned *bins, Stats *stats, float *out) {
 // CHECK-NOT: <<<
 // CHECK: ::ldcc::rt::launch(::ldcc_desc_0, histogram, histogram__ldcc_checked, (n + 255) / 256, 256, 0, 0, keys, n, bins, stats, out);
 
-__global__ void tally(const int *keys, unsigned *bins, int *top) {
+__global__ void tally(const int *keys, unsigned *bins, int *top, unsigned *seen) {
   const int key = keys[threadIdx.x] & 15;
   atomicAdd(&bins[key], 1u);
   if (key > 3) (void)atomicMax(top, key);
-  for (int k = 0; k < 2; ++k) atomicOr(&bins[16 + k], 1u << key);
+  for (int k = 0; k < 2; ++k) atomicOr(&seen[k], 1u << key);
+}
+
+__global__ void mixed(unsigned *h) {
+  atomicAdd(&h[threadIdx.x % 4], 1u);
+  atomicMin(h + 1, 9u);
 }
 
 __global__ void lastWriter(int *slot) { atomicExch(slot, int(threadIdx.x)); }

@@ -43,11 +43,11 @@ void run(int *a, int *b, int *c, int n) {
 }
 
 // Each refused kernel's descriptor names the construct and where it is.
-// CHECK: ldcc_desc_0 = {"ptxStore", "check", {{.*}}, "inline PTX that stores, synchronizes or does atomics", "{{.*}}/refusals.cu:11", ldcc_desc_0_globals, {{[0-9]+}}u, nullptr};
-// CHECK: ldcc_desc_1 = {"gridSum", "check", {{.*}}, "grid-wide synchronization", "{{.*}}/refusals.cu:16", ldcc_desc_1_globals, {{[0-9]+}}u, nullptr};
-// CHECK: ldcc_desc_2 = {"barrierInForHeader", "check", {{.*}}, "a barrier in the header of a for loop", "{{.*}}/refusals.cu:21", ldcc_desc_2_globals, {{[0-9]+}}u, nullptr};
-// CHECK: ldcc_desc_3 = {"syncingCallInForHeader", "check", {{.*}}, "a call of nextStep (which synchronizes) that is not a statement of its own with plain arguments", "{{.*}}/refusals.cu:30", ldcc_desc_3_globals, {{[0-9]+}}u, nullptr};
-// CHECK: ldcc_desc_4 = {"fine", "check", {{.*}}, nullptr, nullptr, ldcc_desc_4_globals, {{[0-9]+}}u, nullptr};
+// CHECK: ldcc_desc_0 = {"ptxStore", "check", {{.*}}, "inline PTX that stores, synchronizes or does atomics", "{{.*}}/refusals.cu:11", ldcc_desc_0_globals, {{[0-9]+}}u, nullptr, false};
+// CHECK: ldcc_desc_1 = {"gridSum", "check", {{.*}}, "grid-wide synchronization", "{{.*}}/refusals.cu:16", ldcc_desc_1_globals, {{[0-9]+}}u, nullptr, false};
+// CHECK: ldcc_desc_2 = {"barrierInForHeader", "check", {{.*}}, "a barrier in the header of a for loop", "{{.*}}/refusals.cu:21", ldcc_desc_2_globals, {{[0-9]+}}u, nullptr, false};
+// CHECK: ldcc_desc_3 = {"syncingCallInForHeader", "check", {{.*}}, "a call of nextStep (which synchronizes) that is not a statement of its own with plain arguments", "{{.*}}/refusals.cu:30", ldcc_desc_3_globals, {{[0-9]+}}u, nullptr, false};
+// CHECK: ldcc_desc_4 = {"fine", "check", {{.*}}, nullptr, nullptr, ldcc_desc_4_globals, {{[0-9]+}}u, nullptr, false};
 
 // Refused kernels stay exactly as written, with no clone after them.
 // CHECK: __global__ void ptxStore(int *out, int v) {

@@ -102,9 +102,6 @@ const std::set<std::string> &atomicNames() {
   return names;
 }
 
-// Calls whose results differ between two executions of the same region by nature.
-// A pointer or reference parameter to non-const data, or a non-const member function: the callee
-// may store through it.
 // The variable an address is computed from: &a[i].f, p + i, ... -> a or p.
 const Expr *rootOf(const Expr *e) {
   while (true) {
@@ -153,6 +150,13 @@ bool isLocalObject(const Expr *arg) {
   return var && !holdsPointer(var->getType());
 }
 
+// An operator call that stores into its first operand (=, op=, ++, --): that operand, else null.
+const Expr *storedOperand(const CXXOperatorCallExpr *op) {
+  const OverloadedOperatorKind k = op->getOperator();
+  if (op->getNumArgs() >= 1 && (op->isAssignmentOp() || k == OO_PlusPlus || k == OO_MinusMinus)) return op->getArg(0);
+  return nullptr;
+}
+
 // A pointer or lvalue reference parameter to non-const data (other than a local's), or a non-const
 // member function other than an assignment operator (whose store addStore hooks): the callee may
 // store through it.
@@ -176,6 +180,7 @@ bool mayWriteThroughArguments(const CallExpr *call, const FunctionDecl *fd) {
   return fd->isVariadic() && call->getNumArgs() > fd->getNumParams();
 }
 
+// Calls whose results differ between two executions of the same region by nature.
 bool isNondeterministicCall(const CallExpr *call) {
   static const std::set<std::string> names = {"clock", "clock64", "__clock", "__clock64", "__globaltimer",
                                               "__activemask", "globaltimer"};
@@ -297,9 +302,7 @@ public:
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *op) {
-    const OverloadedOperatorKind k = op->getOperator();
-    if (op->getNumArgs() >= 1 && (op->isAssignmentOp() || k == OO_PlusPlus || k == OO_MinusMinus))
-      addStore(op->getArg(0));
+    if (const Expr *stored = storedOperand(op)) addStore(stored);
     return true;
   }
 
@@ -385,10 +388,8 @@ private:
       const FunctionDecl *fd = calleeDecl(call);
       if (isBlockBarrier(call, what) || name.rfind("atomic", 0) == 0 || (fd && mayWriteThroughArguments(call, fd)))
         effect = true;
-      if (const auto *op = dyn_cast<CXXOperatorCallExpr>(call);
-          op && op->getNumArgs() >= 1 && (op->isAssignmentOp() || op->getOperator() == OO_PlusPlus || op->getOperator() == OO_MinusMinus) &&
-          !localVariable(op->getArg(0)))
-        effect = true;
+      if (const auto *op = dyn_cast<CXXOperatorCallExpr>(call))
+        if (const Expr *stored = storedOperand(op); stored && !localVariable(stored)) effect = true;
       return true;
     }
     bool VisitBinaryOperator(BinaryOperator *op) {
@@ -497,9 +498,8 @@ private:
       }
       if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
         const auto *var = dyn_cast<VarDecl>(ref->getDecl());
-        if (var && !var->getType()->isReferenceType() &&
-            (var->hasAttr<CUDASharedAttr>() || (var->isLocalVarDeclOrParm() && !var->isStaticLocal())))
-          return;
+        const bool privatizedShared = var && var->hasAttr<CUDASharedAttr>() && !var->getType()->isReferenceType();
+        if (localVariable(e) || privatizedShared) return;
         break;
       }
       break;
@@ -726,7 +726,7 @@ Refusal TranslationUnitAnalysis::warpTurnsReason(const FunctionDecl *kernel) con
   if (auto it = untracedStore_.find(kernel); it != untracedStore_.end())
     return Refusal{"a call of " + calleeName(it->second) + ", which may store where no hook sees it", it->second->getBeginLoc()};
   Refusal why;
-  std::map<const ValueDecl *, const CallExpr *> kindOf;  // per variable an atomic touches, its first atomic
+  std::map<const ValueDecl *, const CallExpr *> kindOf;  // per variable (null: unknown), its first atomic
   forEachReached(kernel, [&](const FunctionFacts &f) {
     if (!why.refused() && !f.orderedAtomics.empty())
       why = Refusal{"the order of " + calleeName(f.orderedAtomics[0]) + "s shows in the results",
@@ -734,16 +734,16 @@ Refusal TranslationUnitAnalysis::warpTurnsReason(const FunctionDecl *kernel) con
     if (!why.refused() && !f.printfs.empty())
       why = Refusal{"the order of device printf's lines shows in the output", f.printfs[0]->getBeginLoc()};
     for (const CallExpr *call : f.discardedAtomics) {
-      // Two kinds of atomic on one variable (or on memory whose variable is unknown) do not commute.
+      // Two kinds of atomic on one variable do not commute; memory whose variable is unknown may be
+      // any variable's.
       const ValueDecl *var = nullptr;
       if (const auto *ref = dyn_cast<DeclRefExpr>(rootOf(call->getArg(0)))) var = ref->getDecl();
-      auto [it, added] = kindOf.emplace(var, call);
-      const bool clash = calleeName(it->second) != calleeName(call) ||
-                         (var != nullptr && kindOf.count(nullptr) && calleeName(kindOf[nullptr]) != calleeName(call));
-      if (!why.refused() && clash)
-        why = Refusal{"different atomic operations (" + calleeName(it->second) + ", " + calleeName(call) +
-                          ") on one variable",
+      kindOf.emplace(var, call);
+      for (const auto &[other, first] : kindOf) {
+        if (why.refused() || calleeName(first) == calleeName(call) || (other != var && other && var)) continue;
+        why = Refusal{"different atomic operations (" + calleeName(first) + ", " + calleeName(call) + ") on one variable",
                       call->getBeginLoc()};
+      }
     }
   });
   return why;

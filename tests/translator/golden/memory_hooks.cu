@@ -47,12 +47,14 @@ void run(const int *keys, int n, unsigned *bins, Stats *stats, float *out) {
 // CHECK: ldcc_sites[] = {{[{][{]}}"{{.*}}/memory_hooks.cu", 22, 17, "kernel entry"}, {"{{.*}}/memory_hooks.cu", 40, 1, "kernel exit"}, {"{{.*}}/memory_hooks.cu", {{[0-9]+}}, 17, "kernel entry"}, {{.*}}};
 // Its last fields: the value of an atomicAdd is used, so deterministic mode runs its warps in turn;
 // it makes atomics.
-// CHECK: ldcc_desc_0 = {"histogram", "check", ldcc_sites, 8u, ldcc_desc_0_targets, 1u, ldcc_locals, 0u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, "the order of atomicAdds shows in the results ({{.*}}/memory_hooks.cu:29)", true};
+// CHECK: ldcc_desc_0 = {"histogram", "check", ldcc_sites, 10u, ldcc_desc_0_targets, 1u, ldcc_locals, 0u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, "the order of atomicAdds shows in the results ({{.*}}/memory_hooks.cu:29)", true};
 // Integer atomics whose values are discarded end the same in any order, one kind per variable; two
 // kinds on one variable do not, nor does an exchange.
 // CHECK: ldcc_desc_1 = {"tally", {{.*}}, ldcc_desc_1_globals, 3u, nullptr, true};
 // CHECK: ldcc_desc_2 = {"mixed", {{.*}}, ldcc_desc_2_globals, 1u, "different atomic operations (atomicAdd, atomicMin) on one variable ({{.*}}/memory_hooks.cu:{{[0-9]+}})", true};
 // CHECK: ldcc_desc_3 = {"lastWriter", {{.*}}, ldcc_desc_3_globals, 1u, "the order of atomicExchs shows in the results ({{.*}}/memory_hooks.cu:{{[0-9]+}})", true};
+// An address whose variable is unknown (a or b) may be the variable another kind of atomic touches.
+// CHECK: ldcc_desc_4 = {"mixedUnknown", {{.*}}, ldcc_desc_4_globals, 1u, "different atomic operations (atomicAdd, atomicMax) on one variable ({{.*}}/memory_hooks.cu:{{[0-9]+}})", true};
 
 // The pure helper is not cloned; the writing one is, with the store hooked.
 // CHECK: __device__ float square(float x) { return x * x; }
@@ -110,3 +112,10 @@ __global__ void mixed(unsigned *h) {
 }
 
 __global__ void lastWriter(int *slot) { atomicExch(slot, int(threadIdx.x)); }
+
+__global__ void mixedUnknown(unsigned *h, int c) {
+  __shared__ unsigned a[4], b[4];
+  atomicAdd(&a[0], 1u);
+  atomicMax(c ? &a[1] : &b[1], 5u);
+  h[threadIdx.x] = a[0];
+}

@@ -18,10 +18,7 @@ uint64_t warp_copies_cap() {
   static const uint64_t cap = [] {
     size_t free_bytes = 0, total = 0;
     cudaMemGetInfo(&free_bytes, &total);
-    const std::optional<MemLimit> limit = parse_mem_limit(flags().warp_copies);
-    if (limit) return limit->resolve(total);
-    std::fprintf(stderr, "ldcc: LDCC_WARP_COPIES='%s' is not bytes or a percentage; using 1G\n", flags().warp_copies.c_str());
-    return uint64_t(1) << 30;
+    return mem_limit_flag("LDCC_WARP_COPIES", flags().warp_copies, "1G").resolve(total);
   }();
   return cap;
 }

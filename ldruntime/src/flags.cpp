@@ -57,20 +57,18 @@ std::optional<MemLimit> parse_mem_limit(const std::string& text) {
   return MemLimit{false, number * scale};
 }
 
+MemLimit mem_limit_flag(const char* env, const std::string& text, const char* fallback) {
+  if (const std::optional<MemLimit> limit = parse_mem_limit(text)) return *limit;
+  std::fprintf(stderr, "ldcc: %s='%s' is not bytes or a percentage; using %s\n", env, text.c_str(), fallback);
+  return *parse_mem_limit(fallback);
+}
+
 uint64_t mem_limit_bytes(uint64_t reusable) {
   size_t free_bytes = 0, total = 0;
   cudaMemGetInfo(&free_bytes, &total);
   free_bytes += reusable;
-  auto limit = parse_mem_limit(flags().mem_limit);
-  if (!limit) {
-    static bool warned = false;
-    if (!warned)
-      std::fprintf(stderr, "ldcc: LDCC_MEM_LIMIT='%s' is not bytes or a percentage; using 50%%\n",
-                   flags().mem_limit.c_str());
-    warned = true;
-    limit = MemLimit{true, 50};
-  }
-  return std::min<uint64_t>(limit->resolve(free_bytes), free_bytes);
+  static const MemLimit limit = mem_limit_flag("LDCC_MEM_LIMIT", flags().mem_limit, "50%");
+  return std::min<uint64_t>(limit.resolve(free_bytes), free_bytes);
 }
 
 std::optional<uint64_t> parse_count(const std::string& text) {

@@ -26,6 +26,9 @@ struct MemLimit {
   uint64_t resolve(uint64_t free_bytes) const;
 };
 std::optional<MemLimit> parse_mem_limit(const std::string& text);
+// The value of a memory flag (read once per process): `text` parsed, or `fallback` with a warning
+// naming `env` when it is neither bytes nor a percentage.
+MemLimit mem_limit_flag(const char* env, const std::string& text, const char* fallback);
 // The device memory checks may use now: LDCC_MEM_LIMIT resolved against free memory (by default
 // half of it, so the program's own later allocations keep room), never more than is free.
 // `reusable`: device memory ldcc itself keeps for reuse (DeviceBuffer), counted as free.

@@ -25,9 +25,21 @@ TEST(Flags, MemLimitBytesAndPercent) {
   EXPECT_FALSE(parse_mem_limit("3T").has_value());
 }
 
+TEST(Flags, MemoryFlagFallsBackWithAWarningNamingIt) {
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(mem_limit_flag("LDCC_WARP_COPIES", "256M", "1G").resolve(1), 256ull << 20);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(mem_limit_flag("LDCC_WARP_COPIES", "lots", "1G").resolve(1), 1ull << 30);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "ldcc: LDCC_WARP_COPIES='lots' is not bytes or a percentage; using 1G\n");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(mem_limit_flag("LDCC_MEM_LIMIT", "150%", "50%").resolve(1000), 500u);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "ldcc: LDCC_MEM_LIMIT='150%' is not bytes or a percentage; using 50%\n");
+}
+
 TEST(Flags, EveryFlagIsDocumented) {
   const std::string help = flags_help();
-  for (const char* name : {"LDCC_MODE", "LDCC_REPORT", "LDCC_ERROR_EXITCODE", "LDCC_MEM_LIMIT", "LDCC_LOG_CAPACITY", "LDCC_VERBOSE"})
+  for (const char* name : {"LDCC_MODE", "LDCC_REPORT", "LDCC_ERROR_EXITCODE", "LDCC_MEM_LIMIT", "LDCC_WARP_COPIES", "LDCC_LOG_CAPACITY", "LDCC_VERBOSE"})
     EXPECT_NE(help.find(name), std::string::npos) << name;
 }
 

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# A/B probe on the GPU machine: evaluation programs built from two trees of the runtime headers (the
+# working tree, and the same with a patch applied), each program's GPU time (its own gpu_ms) natively,
+# in check mode and in deterministic mode, REPEAT runs each, plus one LDCC_PROFILE run per mode.
+# Optionally also check mode under several LDCC_MEM_LIMIT values (level B in rounds).
+# Usage (on the GPU machine, from the repository root):
+#   bench/probes/eval_ab.sh OUT PATCH "prog1 prog2 ..." [REPEAT] ["limit1 limit2 ..." "progs for limits"]
+# PATCH may be "-" (one tree only). Writes OUT/ab.csv: variant,program,mode,limit,run,gpu_ms and
+# OUT/profiles/<variant>.<program>.<mode>[.<limit>].csv.
+set -uo pipefail
+out="$1" patch="$2" programs="$3" repeat="${4:-3}" limits="${5:-}" limit_programs="${6:-}"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+mkdir -p "$out/profiles"
+export CUDA_MODULE_LOADING=EAGER
+targets() { for p in $1; do printf 'eval_%s_native eval_%s_checked ' "$p" "$p"; done; }
+build() {  # build SRC_TREE BUILD_DIR
+  cmake -S "$1" -B "$2" -G Ninja -DLDCC_BUILD_TRANSLATOR=OFF > "$out/build-$(basename "$2").log" 2>&1 &&
+    cmake --build "$2" -j 16 --target $(targets "$programs $limit_programs") >> "$out/build-$(basename "$2").log" 2>&1
+}
+gpu_ms() { sed -n 's/^gpu_ms \([0-9.]*\).*/\1/p' "$1" | tail -1; }
+echo "variant,program,mode,limit,run,gpu_ms" > "$out/ab.csv"
+variants=(A)
+build "$root" /tmp/ab-A || { tail -30 "$out/build-ab-A.log"; exit 1; }
+if [ "$patch" != "-" ]; then
+  rm -rf /tmp/ab-tree && mkdir -p /tmp/ab-tree && cp -r "$root"/. /tmp/ab-tree/ && rm -rf /tmp/ab-tree/build*
+  (cd /tmp/ab-tree && patch -p1 < "$root/$patch") > "$out/patch.log" 2>&1 || { cat "$out/patch.log"; exit 1; }
+  build /tmp/ab-tree /tmp/ab-B || { tail -30 "$out/build-ab-B.log"; exit 1; }
+  variants+=(B)
+fi
+for v in "${variants[@]}"; do
+  bin="/tmp/ab-$v/examples/eval"
+  for p in $programs; do
+    for ((i = 1; i <= repeat; i++)); do
+      [ "$v" = A ] && { "$bin/eval_${p}_native" > /dev/null 2> /tmp/err; echo "$v,$p,native,,$i,$(gpu_ms /tmp/err)" >> "$out/ab.csv"; }
+      for m in check deterministic; do
+        LDCC_MODE=$m "$bin/eval_${p}_checked" > /dev/null 2> /tmp/err
+        echo "$v,$p,$m,,$i,$(gpu_ms /tmp/err)" >> "$out/ab.csv"
+      done
+    done
+    for m in check deterministic; do
+      LDCC_MODE=$m LDCC_PROFILE="$out/profiles/$v.$p.$m.csv" "$bin/eval_${p}_checked" > /dev/null 2>&1
+    done
+  done
+  for p in $limit_programs; do
+    for l in $limits; do
+      for ((i = 1; i <= repeat; i++)); do
+        LDCC_MODE=check LDCC_MEM_LIMIT=$l LDCC_VERBOSE=1 "$bin/eval_${p}_checked" > /tmp/out 2> /tmp/err
+        echo "$v,$p,check,$l,$i,$(gpu_ms /tmp/err)" >> "$out/ab.csv"
+        [ "$i" = 1 ] && { grep -m4 'level B\|level W\|rounds' /tmp/err > "$out/profiles/$v.$p.plan.$l.txt"; tail -3 /tmp/out >> "$out/profiles/$v.$p.plan.$l.txt"; }
+      done
+      LDCC_MODE=check LDCC_MEM_LIMIT=$l LDCC_PROFILE="$out/profiles/$v.$p.check.$l.csv" "$bin/eval_${p}_checked" > /dev/null 2>&1
+    done
+  done
+done
+tar czf "$out/profiles.tgz" -C "$out" profiles && rm -rf "$out/profiles"
+python3 - "$out/ab.csv" <<'EOF'
+import csv, sys, statistics
+rows = list(csv.DictReader(open(sys.argv[1])))
+med = {}
+for r in rows:
+    if r['gpu_ms']:
+        med.setdefault((r['variant'], r['program'], r['mode'], r['limit']), []).append(float(r['gpu_ms']))
+for k in sorted(med):
+    print(','.join(k), '%.3f' % statistics.median(med[k]))
+EOF

@@ -9,8 +9,10 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "device_buffer.h"
 #include "flags.h"
@@ -159,6 +161,8 @@ class BlockFootprints {
       cudaMemsetAsync(of(i).hi, 0, blocks * sizeof(unsigned long long), stream);
     }
   }
+  // Every target's bounds, as LaunchCtx::store_bounds lays them out (null if the device had no room).
+  unsigned long long* device() const { return device_ ? device_.get<unsigned long long>() : nullptr; }
   // Target i's bounds, or none if the device had no room for them.
   FootprintBounds of(size_t i) const {
     if (!device_) return {};
@@ -217,19 +221,119 @@ std::vector<std::vector<uint32_t>> attribute_writers(const std::vector<Watch>& w
   return out;
 }
 
+// What one level B round of a kernel's launches with one grid size and one size of written memory cost
+// when measured: one execution of the clone over all blocks, and the checks per private copy
+// (replicate, ww-check, rw-check). The smallest seen is kept (a first launch pays one-time costs).
+struct RoundCosts {
+  double execution_us = 0, copy_us = 0;
+  uint32_t passes = 2;  // 1: global atomics, write-write only
+  bool known = false;
+  bool racy = false;    // level B found races: later launches check with one copy per block at once
+};
+
+using CostKey = std::tuple<const KernelDesc*, uint32_t, uint64_t>;  // kernel, blocks, bytes per copy
+std::mutex costs_mutex;
+std::map<CostKey, RoundCosts>& round_costs() {
+  static std::map<CostKey, RoundCosts> costs;
+  return costs;
+}
+
+// Events around round 0's steps, read once the round has synchronized.
+class RoundTimer {
+ public:
+  enum Mark { kStart, kReplicated, kPass1, kWwChecked, kPass2, kRwChecked, kMarks };
+  explicit RoundTimer(bool on) {
+    for (cudaEvent_t& e : events_)
+      if (on && cudaEventCreate(&e) != cudaSuccess) e = nullptr;
+  }
+  ~RoundTimer() {
+    for (cudaEvent_t e : events_)
+      if (e) cudaEventDestroy(e);
+  }
+  void mark(Mark m, cudaStream_t stream) {
+    if (events_[m]) cudaEventRecord(events_[m], stream);
+  }
+  // Microseconds from mark a to b, or -1.
+  double us(Mark a, Mark b) const {
+    float ms = 0;
+    if (!events_[a] || !events_[b] || cudaEventElapsedTime(&ms, events_[a], events_[b]) != cudaSuccess) {
+      cudaGetLastError();
+      return -1;
+    }
+    return 1000.0 * ms;
+  }
+
+ private:
+  cudaEvent_t events_[kMarks] = {};
+};
+
+// One level B check with at most `copies_wanted` copies (fewer if memory is short); `measured`, if
+// non-null, receives round 0's costs.
+BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalAllocation>& targets, dim3 grid,
+                               LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch,
+                               const std::string& region, uint32_t copies_wanted, RoundCosts* measured);
+
 }  // namespace
 
 BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<GlobalAllocation>& targets, dim3 grid,
                                   LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch,
                                   const std::string& region) {
+  const uint32_t blocks = grid.x * grid.y * grid.z;
+  uint64_t per_copy = 0;
+  for (const GlobalAllocation& t : targets) per_copy += padded_copy_bytes(t.bytes);
+  RoundCosts costs;
+  {
+    std::lock_guard<std::mutex> lock(costs_mutex);
+    costs = round_costs()[CostKey(&desc, blocks, per_copy)];
+  }
+  // Fewer copies than blocks, in more rounds, when the copies cost more than the extra executions
+  // (many blocks writing large allocations). Only where the store hooks see every store, so each
+  // block's footprint is known without a copy of its own (KernelDesc::warp_turns names stores they miss).
+  const uint64_t budget = DeviceBuffer::memory_budget();
+  const std::optional<CheckPlan> memory_plan =
+      budget > per_copy ? plan_for_budget(blocks, per_copy, budget - per_copy) : std::nullopt;
+  const uint32_t max_copies = memory_plan ? memory_plan->copies() : blocks;
+  uint32_t wanted = max_copies;
+  if (costs.known && !costs.racy && !desc.warp_turns)
+    wanted = cheapest_copies(blocks, max_copies, costs.execution_us, costs.copy_us, costs.passes);
+  RoundCosts now;
+  BlockLevelOutcome outcome = check_blocks(desc, targets, grid, ctx, stream, launch, region, wanted, &now);
+  const bool racy = outcome.checked && (!outcome.races.empty() || outcome.read_records);
+  if (racy && wanted < max_copies) {
+    // Reports name the blocks a check with a copy each names (groups of blocks otherwise).
+    if (parse_count(flags().verbose).value_or(0))
+      std::fprintf(stderr, "ldcc: %s: level B found races with %u copies; again with %u\n", desc.name, outcome.copies,
+                   max_copies);
+    outcome = check_blocks(desc, targets, grid, ctx, stream, launch, region, max_copies, nullptr);
+  }
+  std::lock_guard<std::mutex> lock(costs_mutex);
+  RoundCosts& kept = round_costs()[CostKey(&desc, blocks, per_copy)];
+  if (now.known) {
+    kept.execution_us = kept.known ? std::min(kept.execution_us, now.execution_us) : now.execution_us;
+    kept.copy_us = kept.known ? std::min(kept.copy_us, now.copy_us) : now.copy_us;
+    kept.passes = now.passes;
+    kept.known = true;
+  }
+  kept.racy = kept.racy || racy;
+  return outcome;
+}
+
+namespace {
+
+BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalAllocation>& targets, dim3 grid,
+                               LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch,
+                               const std::string& region, uint32_t copies_wanted, RoundCosts* measured) {
   BlockLevelOutcome outcome;
   const uint32_t blocks = grid.x * grid.y * grid.z;
   uint64_t per_copy = 0;
   for (const GlobalAllocation& t : targets) per_copy += padded_copy_bytes(t.bytes);
   const uint64_t capacity = std::max<uint64_t>(parse_count(flags().log_capacity).value_or(65536), 1);
 
-  // The largest plan whose buffers the device gives: M copies + the atomics' copy + U per target.
+  // The largest plan (up to copies_wanted) whose buffers the device gives: M copies + the atomics'
+  // copy + U per target.
   uint64_t budget = DeviceBuffer::memory_budget();
+  if (copies_wanted >= 2 && copies_wanted < blocks)
+    budget = std::min(budget, plan_bytes(CheckPlan(blocks, copies_wanted), per_copy) + per_copy);
   std::optional<CheckPlan> plan;
   Arena arena;
   while (budget > per_copy && (plan = plan_for_budget(blocks, per_copy, budget - per_copy))) {
@@ -291,14 +395,29 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
     cudaGetLastError();
     return outcome;
   };
+  // Copies shared between blocks: each block's footprint from its stores (round 0's pass 1), where
+  // the hooks see every store.
+  std::optional<BlockFootprints> store_footprints;
+  if (copies < blocks && !desc.warp_turns) {
+    store_footprints.emplace(targets.size(), blocks, stream);
+    if (!store_footprints->device()) store_footprints.reset();
+  }
+  RoundTimer timer(measured != nullptr);
   for (uint32_t round = 0; round < plan->rounds(); ++round) {
     const std::vector<uint32_t> table = plan->copy_table(round);
     cudaMemcpyAsync(arena.table.get(), table.data(), table.size() * sizeof(uint32_t), cudaMemcpyHostToDevice, stream);
     cudaMemsetAsync(count, 0, arena.count.bytes(), stream);
     cudaMemsetAsync(ctx.counters + kGlobalAtomics, 0, sizeof(unsigned long long), stream);
+    const bool timed = round == 0;
+    if (timed) timer.mark(RoundTimer::kStart, stream);
     for (size_t i = 0; i < targets.size(); ++i) kernels::replicate(buffers(i, copies + 1), stream);
     PhaseProfile::end("replicate");
-    if (cudaError_t e = launch(); e != cudaSuccess) return failed(e, "pass 1");
+    if (timed) timer.mark(RoundTimer::kReplicated, stream);
+    ctx.store_bounds = round == 0 && store_footprints ? store_footprints->device() : nullptr;
+    const cudaError_t started = launch();
+    ctx.store_bounds = nullptr;
+    if (cudaError_t e = started; e != cudaSuccess) return failed(e, "pass 1");
+    if (timed) timer.mark(RoundTimer::kPass1, stream);
     unsigned long long atomic_flag = 0;
     cudaMemcpyAsync(&atomic_flag, ctx.counters + kGlobalAtomics, sizeof atomic_flag, cudaMemcpyDeviceToHost, stream);
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return failed(e, "pass 1");
@@ -312,17 +431,32 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
       kernels::ww_check_fused(buffers(i, copies + 1), log, stream, footprints ? footprints->of(i) : FootprintBounds{});
     if (footprints) outcome.footprints = footprints->read(stream);
     PhaseProfile::end("ww-check and footprints");
+    if (timed) timer.mark(RoundTimer::kWwChecked, stream);
     // Atomic results differ between executions by nature; a re-execution would compare them. With
     // global atomics level B checks write-write races only.
     if (!atomics) {
       if (cudaError_t e = launch(); e != cudaSuccess) return failed(e, "pass 2");
       PhaseProfile::end("level B pass 2");
+      if (timed) timer.mark(RoundTimer::kPass2, stream);
       for (size_t i = 0; i < targets.size(); ++i) kernels::rw_check(buffers(i, copies), read_log, false, stream);
       PhaseProfile::end("rw-check");
+      if (timed) timer.mark(RoundTimer::kRwChecked, stream);
     }
     unsigned long long logged[2] = {};
     cudaMemcpyAsync(logged, count, sizeof logged, cudaMemcpyDeviceToHost, stream);
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return failed(e, "check");
+    if (timed && measured) {
+      const double execution = timer.us(RoundTimer::kReplicated, RoundTimer::kPass1);
+      const double checks = timer.us(RoundTimer::kStart, RoundTimer::kReplicated) +
+                            timer.us(RoundTimer::kPass1, RoundTimer::kWwChecked) +
+                            (atomics ? 0.0 : timer.us(RoundTimer::kPass2, RoundTimer::kRwChecked));
+      if (execution >= 0 && checks >= 0) {
+        measured->execution_us = execution;
+        measured->copy_us = checks / (copies + 2);  // the checks stream the private copies, the atomics' copy and U
+        measured->passes = atomics ? 1 : 2;
+        measured->known = true;
+      }
+    }
     std::vector<RaceRecord> records(std::min<unsigned long long>(logged[0], capacity));
     if (!records.empty())
       cudaMemcpy(records.data(), arena.records.get(), records.size() * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
@@ -406,6 +540,7 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
     };
   outcome.checked = true;
   outcome.atomics = atomics;
+  if (store_footprints && !atomics) outcome.footprints = store_footprints->read(stream);
   if (atomics) outcome.footprints.clear();
   outcome.copies = copies;
   outcome.rounds = plan->rounds();
@@ -421,4 +556,5 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
   return outcome;
 }
 
+}  // namespace
 }  // namespace ldcc::rt

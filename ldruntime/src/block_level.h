@@ -54,14 +54,19 @@ struct BlockLevelOutcome {
   uint64_t extra_device_bytes = 0;
   uint64_t dropped_records = 0;
   bool atomics = false;  // the kernel did global atomics (level B checked write-write races only)
-  // With one copy per block: each block's write footprint, [lo, hi) per target, at
-  // footprints[2 * (block * targets + target)]; empty otherwise (hi == 0: the block wrote nothing).
+  // Each block's write footprint, [lo, hi) per target, at footprints[2 * (block * targets + target)]
+  // (hi == 0: the block wrote nothing): with one copy per block the bytes its copy changed, with copies
+  // shared between blocks the bytes its stores hit (the hooks'; none where KernelDesc::warp_turns says
+  // some stores pass them by); empty without either, or with global atomics.
   std::vector<unsigned long long> footprints;
 };
 
 // Runs level B: `launch` starts the clone once with `ctx` (which this function fills with the level,
 // the copies and the round's block table); the targets are left as they were (the level W execution
-// that follows is the one whose results stay).
+// that follows is the one whose results stay). The copies are as many as memory allows, or fewer in
+// more rounds where this kernel's earlier launches measured that cheaper (planner.h cheapest_copies);
+// a launch that finds races that way is checked again with as many as memory allows, so its reports
+// name single blocks.
 BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<GlobalAllocation>& targets, dim3 grid,
                                   LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch,
                                   const std::string& region);

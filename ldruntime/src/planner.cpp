@@ -2,6 +2,7 @@
 #include "ldcc/planner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -27,6 +28,28 @@ uint64_t saturating_pow(uint64_t base, uint32_t exp) {
 }
 
 }  // namespace
+
+uint32_t cheapest_copies(uint32_t units, uint32_t max_copies, double execution_us, double copy_us, uint32_t passes,
+                         double margin) {
+  max_copies = std::min(max_copies, units);
+  if (units <= 2 || max_copies < 3) return max_copies;
+  auto cost = [&](uint32_t copies) {
+    return double(rounds_needed(units, copies)) * (passes * execution_us + copies * copy_us);
+  };
+  const double full = cost(max_copies);
+  uint32_t best = max_copies;
+  double best_cost = full;
+  for (uint32_t rounds = rounds_needed(units, max_copies) + 1; rounds <= rounds_needed(units, 2); ++rounds) {
+    // The fewest copies that finish in `rounds` rounds.
+    uint32_t copies = std::max<uint32_t>(2, uint32_t(std::ceil(std::pow(double(units), 1.0 / rounds))) - 1);
+    while (rounds_needed(units, copies) > rounds) ++copies;
+    if (cost(copies) < best_cost) {
+      best = copies;
+      best_cost = cost(copies);
+    }
+  }
+  return best_cost < (1.0 - margin) * full ? best : max_copies;
+}
 
 uint32_t rounds_needed(uint64_t units, uint64_t copies) {
   if (units <= 1) return 0;

@@ -484,6 +484,11 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   const uint64_t launch_bytes = query_bytes + scratch.bytes() + busy.bytes() + records.bytes() + counters.bytes();
   PhaseProfile::end("copies and log allocation");
   const auto start_clone = [&] { return cudaLaunchKernel(checked, grid, block, args, dynamic_bytes, stream); };
+  // Level B uses one copy of the shared targets (after S and U): less to set up, more blocks per SM.
+  const size_t block_level_bytes = dynamic_bytes ? std::min<size_t>(dynamic_bytes, 3 * ctx.stride) : 0;
+  const auto start_block_level = [&] {
+    return cudaLaunchKernel(checked, grid, block, args, block_level_bytes, stream);
+  };
   if (mode == Mode::Deterministic) {
     if (const std::string why = run_deterministic(desc, globals, grid, launch.warps, ctx, stream, launch_bytes, start_clone);
         !why.empty())
@@ -503,7 +508,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   std::string no_warp_globals = "level B found races or global atomics";
   if (block_level) {
     const std::string region = region_text(desc, uint32_t(q[1]));
-    BlockLevelOutcome b = run_block_level(desc, globals, grid, ctx, stream, start_clone, region);
+    BlockLevelOutcome b = run_block_level(desc, globals, grid, ctx, stream, start_block_level, region);
     ctx.level = kLevelWarps;
     ctx.num_globals = 0;
     ctx.copy_of_block = nullptr;

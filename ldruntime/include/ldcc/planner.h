@@ -76,6 +76,15 @@ class CheckPlan {
 // units <= 1 always gives a plan with 0 rounds.
 std::optional<CheckPlan> plan_for_budget(uint32_t units, uint64_t bytes_per_copy, uint64_t budget_bytes);
 
+// The cheapest number of copies for a check of `units` units, at most `max_copies` (the memory plan's):
+// R rounds of M copies cost R * (passes * execution_us + M * copy_us), where execution_us is one
+// execution of all units and copy_us what the checks cost per private copy (replicate, ww-check,
+// rw-check). For each R the fewest copies with M^R >= units; fewer copies than max_copies only when
+// that is cheaper by more than `margin` (0.2: 20%), so noise in the times does not flip the plan.
+// max_copies is clamped to units; returns max_copies for units <= 2 or max_copies < 3.
+uint32_t cheapest_copies(uint32_t units, uint32_t max_copies, double execution_us, double copy_us, uint32_t passes = 2,
+                         double margin = 0.2);
+
 // Bytes the plan needs: (copies + 1) * bytes_per_copy, saturating at UINT64_MAX (a saturated value can
 // never fit a real budget, which is the right answer for the caller).
 uint64_t plan_bytes(const CheckPlan& plan, uint64_t bytes_per_copy);

@@ -111,6 +111,11 @@ struct LaunchCtx {
   uint32_t num_watches;
   uint32_t watch_capacity;
   unsigned long long* watch_log;
+  // Level B, non-null: every block's store footprint, the bytes [lo, hi) its stores hit in each global
+  // target (atomicMin into store_bounds[2 * target * blocks + block], atomicMax into
+  // store_bounds[(2 * target + 1) * blocks + block]). With copies shared between blocks the copies'
+  // diffs cannot tell the blocks apart; the hooks can (LaunchCtx::footprints for level W).
+  unsigned long long* store_bounds;
   Watch watches[kMaxWatches];
   GlobalTarget globals[kMaxGlobalTargets];
 };
@@ -225,7 +230,8 @@ __device__ __forceinline__ TargetBuffers layout_buffers(const ThreadState& t) {
   b.uni = t.bs->area + t.stride;
   b.copies = t.copies;
   b.stride = t.stride;
-  b.num_copies = t.warps + 1;
+  // Level B does not privatize shared memory: copy 0 is the block's (the launch gives it room for no more).
+  b.num_copies = t.blocks_level() ? 1 : t.warps + 1;
   b.target_id = 0;
   return b;
 }
@@ -511,12 +517,9 @@ static __device__ __noinline__ void log_store(ThreadState& t, void* p, uint32_t 
   for (uint32_t i = 0; i < size; ++i) e.old[i] = e.addr[i];
 }
 
-// `*store(t, &lvalue) = value`: a store that is neither to a local nor to a privatized shared
-// variable. Pass 1 remembers the old bytes of global memory so the block can undo them before
-// pass 2 re-runs the region.
-// Deterministic mode with warp copies: the bytes a thread writes, so the site merges only those.
-static __device__ __noinline__ void note_written(ThreadState& t, const void* p, uint32_t size) {
-  const int i = global_copy_target(t, p);
+// The bytes a thread stores into global target i, as offsets into the target: deterministic mode with
+// warp copies merges only those at a site; level B gathers them into each block's store footprint.
+static __device__ __noinline__ void note_written(ThreadState& t, int i, const void* p, uint32_t size) {
   if (i < 0) return;
   const GlobalTarget& g = t.ctx->globals[i];
   const uint64_t off = uint64_t(reinterpret_cast<const uint8_t*>(p) - g.copies) % g.stride;
@@ -524,10 +527,25 @@ static __device__ __noinline__ void note_written(ThreadState& t, const void* p, 
   t.written_hi[i] = max(t.written_hi[i], off + size);
 }
 
+// Level B, at the exit site: this thread's stores into the block's footprint (LaunchCtx::store_bounds).
+static __device__ __noinline__ void publish_store_bounds(const ThreadState& t) {
+  const LaunchCtx& c = *t.ctx;
+  const uint64_t blocks = uint64_t(gridDim.x) * gridDim.y * gridDim.z;
+  for (uint32_t i = 0; i < c.num_globals; ++i) {
+    if (t.written_lo[i] >= t.written_hi[i]) continue;
+    atomicMin(&c.store_bounds[2 * i * blocks + block_rank()], (unsigned long long)t.written_lo[i]);
+    atomicMax(&c.store_bounds[(2 * i + 1) * blocks + block_rank()], (unsigned long long)t.written_hi[i]);
+  }
+}
+
+// `*store(t, &lvalue) = value`: a store that is neither to a local nor to a privatized shared
+// variable. Pass 1 remembers the old bytes of global memory so the block can undo them before
+// pass 2 re-runs the region.
+
 template <typename T>
 __device__ __forceinline__ T* store(ThreadState& t, T* p) {
   if (t.deterministic()) {  // no re-execution, nothing to undo
-    if (t.ctx->warp_copies) note_written(t, p, sizeof(T));
+    if (t.ctx->warp_copies) note_written(t, global_copy_target(t, p), p, sizeof(T));
     return p;
   }
   if (t.blocks_level()) {
@@ -536,6 +554,7 @@ __device__ __forceinline__ T* store(ThreadState& t, T* p) {
     if (target < 0 && sizeof(T) <= sizeof(t.sink) && __isGlobal(p) && !in_copies(t, p))
       return reinterpret_cast<T*>(t.sink);
     if (target >= 0 && t.ctx->num_watches) watch_store(t, uint32_t(target), p, sizeof(T));
+    if (t.ctx->store_bounds) note_written(t, target, p, sizeof(T));
     return p;
   }
   if (t.first_execution() && !t.overflow && __isGlobal(p) && !in_copies(t, p) && global_copy_target(t, p) < 0)
@@ -757,6 +776,7 @@ static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
       wait_turn(t);
       return kContinue;
     }
+    if (t.blocks_level() && ctx.store_bounds) publish_store_bounds(t);
     release_slot(ctx, bs);
     return kDone;
   }

@@ -5,6 +5,7 @@
 #include <cuda.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -222,12 +223,12 @@ std::vector<std::vector<uint32_t>> attribute_writers(const std::vector<Watch>& w
 }
 
 // What one level B round of a kernel's launches with one grid size and one size of written memory cost
-// when measured: one execution of the clone over all blocks, and the checks per private copy
-// (replicate, ww-check, rw-check). The smallest seen is kept (a first launch pays one-time costs).
+// when measured: the round's wall time besides its copies (the clone's executions, launches,
+// synchronization, reading the logs), and the checks per private copy (replicate, ww-check,
+// rw-check; device time). The smallest seen is kept (a first launch pays one-time costs).
 struct RoundCosts {
-  double execution_us = 0, copy_us = 0;
-  uint32_t passes = 2;  // 1: global atomics, write-write only
-  bool known = false;
+  double round_us = 0, copy_us = 0;
+  uint32_t samples = 0;  // launches measured (kMeasuredLaunches at most: timing costs a little)
   bool racy = false;    // level B found races: later launches check with one copy per block at once
 };
 
@@ -238,17 +239,16 @@ std::map<CostKey, RoundCosts>& round_costs() {
   return costs;
 }
 
-// Events around round 0's steps, read once the round has synchronized.
+constexpr uint32_t kMeasuredLaunches = 3;
+
+// Events around round 0's steps, read once the round has synchronized. Made once per host thread
+// (creating them cost bfs's small launches more than a round).
 class RoundTimer {
  public:
   enum Mark { kStart, kReplicated, kPass1, kWwChecked, kPass2, kRwChecked, kMarks };
-  explicit RoundTimer(bool on) {
-    for (cudaEvent_t& e : events_)
-      if (on && cudaEventCreate(&e) != cudaSuccess) e = nullptr;
-  }
-  ~RoundTimer() {
-    for (cudaEvent_t e : events_)
-      if (e) cudaEventDestroy(e);
+  static RoundTimer& of_this_thread() {
+    thread_local RoundTimer* timer = new RoundTimer();
+    return *timer;
   }
   void mark(Mark m, cudaStream_t stream) {
     if (events_[m]) cudaEventRecord(events_[m], stream);
@@ -264,14 +264,20 @@ class RoundTimer {
   }
 
  private:
+  // Never destroyed: at exit the CUDA runtime may already be gone, and the process frees them.
+  RoundTimer() {
+    for (cudaEvent_t& e : events_)
+      if (cudaEventCreate(&e) != cudaSuccess) e = nullptr;
+    cudaGetLastError();
+  }
   cudaEvent_t events_[kMarks] = {};
 };
 
-// One level B check with at most `copies_wanted` copies (fewer if memory is short); `measured`, if
-// non-null, receives round 0's costs.
+// One level B check with at most `copies_wanted` copies, within `budget` bytes (fewer copies if the
+// device gives less); `measured`, if non-null, receives round 0's costs.
 BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalAllocation>& targets, dim3 grid,
                                LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch,
-                               const std::string& region, uint32_t copies_wanted, RoundCosts* measured);
+                               const std::string& region, uint64_t budget, uint32_t copies_wanted, RoundCosts* measured);
 
 }  // namespace
 
@@ -294,25 +300,25 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
       budget > per_copy ? plan_for_budget(blocks, per_copy, budget - per_copy) : std::nullopt;
   const uint32_t max_copies = memory_plan ? memory_plan->copies() : blocks;
   uint32_t wanted = max_copies;
-  if (costs.known && !costs.racy && !desc.warp_turns)
-    wanted = cheapest_copies(blocks, max_copies, costs.execution_us, costs.copy_us, costs.passes);
+  if (costs.samples && !costs.racy && !desc.warp_turns)
+    wanted = cheapest_copies(blocks, max_copies, costs.round_us, costs.copy_us);
   RoundCosts now;
-  BlockLevelOutcome outcome = check_blocks(desc, targets, grid, ctx, stream, launch, region, wanted, &now);
+  BlockLevelOutcome outcome = check_blocks(desc, targets, grid, ctx, stream, launch, region, budget, wanted,
+                                           costs.samples < kMeasuredLaunches ? &now : nullptr);
   const bool racy = outcome.checked && (!outcome.races.empty() || outcome.read_records);
   if (racy && wanted < max_copies) {
     // Reports name the blocks a check with a copy each names (groups of blocks otherwise).
     if (parse_count(flags().verbose).value_or(0))
       std::fprintf(stderr, "ldcc: %s: level B found races with %u copies; again with %u\n", desc.name, outcome.copies,
                    max_copies);
-    outcome = check_blocks(desc, targets, grid, ctx, stream, launch, region, max_copies, nullptr);
+    outcome = check_blocks(desc, targets, grid, ctx, stream, launch, region, budget, max_copies, nullptr);
   }
   std::lock_guard<std::mutex> lock(costs_mutex);
   RoundCosts& kept = round_costs()[CostKey(&desc, blocks, per_copy)];
-  if (now.known) {
-    kept.execution_us = kept.known ? std::min(kept.execution_us, now.execution_us) : now.execution_us;
-    kept.copy_us = kept.known ? std::min(kept.copy_us, now.copy_us) : now.copy_us;
-    kept.passes = now.passes;
-    kept.known = true;
+  if (now.samples) {
+    kept.round_us = kept.samples ? std::min(kept.round_us, now.round_us) : now.round_us;
+    kept.copy_us = kept.samples ? std::min(kept.copy_us, now.copy_us) : now.copy_us;
+    ++kept.samples;
   }
   kept.racy = kept.racy || racy;
   return outcome;
@@ -322,7 +328,7 @@ namespace {
 
 BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalAllocation>& targets, dim3 grid,
                                LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch,
-                               const std::string& region, uint32_t copies_wanted, RoundCosts* measured) {
+                               const std::string& region, uint64_t budget, uint32_t copies_wanted, RoundCosts* measured) {
   BlockLevelOutcome outcome;
   const uint32_t blocks = grid.x * grid.y * grid.z;
   uint64_t per_copy = 0;
@@ -331,7 +337,6 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
 
   // The largest plan (up to copies_wanted) whose buffers the device gives: M copies + the atomics'
   // copy + U per target.
-  uint64_t budget = DeviceBuffer::memory_budget();
   if (copies_wanted >= 2 && copies_wanted < blocks)
     budget = std::min(budget, plan_bytes(CheckPlan(blocks, copies_wanted), per_copy) + per_copy);
   std::optional<CheckPlan> plan;
@@ -402,13 +407,14 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     store_footprints.emplace(targets.size(), blocks, stream);
     if (!store_footprints->device()) store_footprints.reset();
   }
-  RoundTimer timer(measured != nullptr);
+  RoundTimer& timer = RoundTimer::of_this_thread();
   for (uint32_t round = 0; round < plan->rounds(); ++round) {
     const std::vector<uint32_t> table = plan->copy_table(round);
     cudaMemcpyAsync(arena.table.get(), table.data(), table.size() * sizeof(uint32_t), cudaMemcpyHostToDevice, stream);
     cudaMemsetAsync(count, 0, arena.count.bytes(), stream);
     cudaMemsetAsync(ctx.counters + kGlobalAtomics, 0, sizeof(unsigned long long), stream);
-    const bool timed = round == 0;
+    const bool timed = round == 0 && measured;
+    const auto round_start = std::chrono::steady_clock::now();
     if (timed) timer.mark(RoundTimer::kStart, stream);
     for (size_t i = 0; i < targets.size(); ++i) kernels::replicate(buffers(i, copies + 1), stream);
     PhaseProfile::end("replicate");
@@ -445,18 +451,7 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     unsigned long long logged[2] = {};
     cudaMemcpyAsync(logged, count, sizeof logged, cudaMemcpyDeviceToHost, stream);
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return failed(e, "check");
-    if (timed && measured) {
-      const double execution = timer.us(RoundTimer::kReplicated, RoundTimer::kPass1);
-      const double checks = timer.us(RoundTimer::kStart, RoundTimer::kReplicated) +
-                            timer.us(RoundTimer::kPass1, RoundTimer::kWwChecked) +
-                            (atomics ? 0.0 : timer.us(RoundTimer::kPass2, RoundTimer::kRwChecked));
-      if (execution >= 0 && checks >= 0) {
-        measured->execution_us = execution;
-        measured->copy_us = checks / (copies + 2);  // the checks stream the private copies, the atomics' copy and U
-        measured->passes = atomics ? 1 : 2;
-        measured->known = true;
-      }
-    }
+
     std::vector<RaceRecord> records(std::min<unsigned long long>(logged[0], capacity));
     if (!records.empty())
       cudaMemcpy(records.data(), arena.records.get(), records.size() * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
@@ -474,6 +469,18 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     std::vector<RaceRecord>& writes = round_writes.emplace_back(coalesce_records(std::move(records)));
     for (const RaceRecord& r : filter.next_round(writes)) found.emplace_back(round, r);
     PhaseProfile::end("reports: level B's log");
+    if (timed) {
+      const double wall = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - round_start).count();
+      const double checks = timer.us(RoundTimer::kStart, RoundTimer::kReplicated) +
+                            timer.us(RoundTimer::kPass1, RoundTimer::kWwChecked) +
+                            (atomics ? 0.0 : timer.us(RoundTimer::kPass2, RoundTimer::kRwChecked));
+      if (checks >= 0) {
+        // The checks stream the private copies, the atomics' copy and U.
+        measured->copy_us = checks / (copies + 2);
+        measured->round_us = std::max(0.0, wall - checks);
+        measured->samples = 1;
+      }
+    }
   }
   // Memory-limited rounds name groups of blocks that shared a copy. One more launch records which
   // blocks store into each write-write range, so the report names the blocks a full check would.

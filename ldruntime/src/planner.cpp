@@ -29,12 +29,11 @@ uint64_t saturating_pow(uint64_t base, uint32_t exp) {
 
 }  // namespace
 
-uint32_t cheapest_copies(uint32_t units, uint32_t max_copies, double execution_us, double copy_us, uint32_t passes,
-                         double margin) {
+uint32_t cheapest_copies(uint32_t units, uint32_t max_copies, double round_us, double copy_us, double margin) {
   max_copies = std::min(max_copies, units);
   if (units <= 2 || max_copies < 3) return max_copies;
   auto cost = [&](uint32_t copies) {
-    return double(rounds_needed(units, copies)) * (passes * execution_us + copies * copy_us);
+    return double(rounds_needed(units, copies)) * (round_us + copies * copy_us);
   };
   const double full = cost(max_copies);
   uint32_t best = max_copies;

@@ -544,23 +544,27 @@ TEST(PlannerTables, OutOfRangeArgumentsThrow) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// 5. The cheapest number of copies (level B: fewer copies in more rounds when copying costs more
-//    than executing), with times measured on an H100 (bench/results/ab-h100-2026-11-24T0350Z).
+// 6. The cheapest number of copies (level B: fewer copies in more rounds when copying costs more
+//    than a round's executions, launches and synchronization), with times measured on an H100
+//    (bench/results/ab-h100-2026-11-24T0350Z, eval-quick-h100-2026-11-24T0409Z).
 
 TEST(PlannerCost, ManyBlocksOfLargeCopiesTakeTwoRounds) {
-  // scan's prescan: 256 blocks, one level B execution ~85 us, ~2.5 us of checks per 1 MiB copy.
-  // 1 round: 2*85 + 256*2.5 = 810; 2 rounds of 16: 2*(170 + 40) = 420; 3 of 7: 3*(170 + 17.5) = 562.5.
-  EXPECT_EQ(cheapest_copies(256, 256, 85.0, 2.5), 16u);
+  // scan's prescan: 256 blocks, a round ~200 us besides its copies, ~2.5 us of checks per 1 MiB copy.
+  // 1 round: 200 + 256*2.5 = 840; 2 rounds of 16: 2*(200 + 40) = 480; 3 of 7: 3*(200 + 17.5) = 652.5.
+  EXPECT_EQ(cheapest_copies(256, 256, 200.0, 2.5), 16u);
   EXPECT_EQ(CheckPlan(256, 16).rounds(), 2u);
-  // histogram64: 2067 blocks, ~150 us per execution, ~0.55 us per copy: 46 copies (45^2 < 2067 <= 46^2).
-  EXPECT_EQ(cheapest_copies(2067, 2067, 150.0, 0.55), 46u);
+  // histogram64: 2067 blocks, ~330 us per round, ~0.55 us per copy: 46 copies (45^2 < 2067 <= 46^2).
+  EXPECT_EQ(cheapest_copies(2067, 2067, 330.0, 0.55), 46u);
   EXPECT_EQ(rounds_needed(2067, 46), 2u);
   EXPECT_EQ(rounds_needed(2067, 45), 3u);
 }
 
-TEST(PlannerCost, FewBlocksOrSlowExecutionsKeepOneRound) {
-  // b+tree: 8 blocks whose execution (27 ms) dwarfs their copies.
-  EXPECT_EQ(cheapest_copies(8, 8, 27000.0, 1.0), 8u);
+TEST(PlannerCost, FewBlocksOrCostlyRoundsKeepOneRound) {
+  // bfs: 16 blocks of 8.8 MB copies (~4 us each), rounds of ~100 us of launches and synchronization
+  // around a kernel of a few microseconds: 100 + 16*4 = 164 against 2*(100 + 4*4) = 232.
+  EXPECT_EQ(cheapest_copies(16, 16, 100.0, 4.0), 16u);
+  // b+tree: 8 blocks whose executions (2 x 27 ms) dwarf their copies.
+  EXPECT_EQ(cheapest_copies(8, 8, 54000.0, 1.0), 8u);
   // Copies that cost nothing: one round is always cheapest.
   EXPECT_EQ(cheapest_copies(4096, 4096, 10.0, 0.0), 4096u);
   // Nothing to split.
@@ -572,18 +576,16 @@ TEST(PlannerCost, NeverMoreThanMemoryAllowsAndOnlyWhenClearlyCheaper) {
   // The memory plan's copies bound the answer (clamped to units too).
   EXPECT_EQ(cheapest_copies(100, 500, 1.0, 0.0), 100u);
   for (uint32_t max : {3u, 10u, 50u, 256u}) {
-    const uint32_t m = cheapest_copies(256, max, 85.0, 2.5);
+    const uint32_t m = cheapest_copies(256, max, 200.0, 2.5);
     EXPECT_LE(m, max);
     EXPECT_GE(m, 2u);
   }
-  // 1 round: 2*100 + 16*10 = 360; 2 rounds of 4: 2*(200 + 40) = 480: stays at 16.
-  EXPECT_EQ(cheapest_copies(16, 16, 100.0, 10.0), 16u);
-  // 1 round: 2*10 + 16*10 = 180; 2 rounds of 4: 2*(20 + 40) = 120 (33% cheaper): 4 copies, but not
+  // 1 round: 200 + 16*10 = 360; 2 rounds of 4: 2*(200 + 40) = 480: stays at 16.
+  EXPECT_EQ(cheapest_copies(16, 16, 200.0, 10.0), 16u);
+  // 1 round: 20 + 16*10 = 180; 2 rounds of 4: 2*(20 + 40) = 120 (33% cheaper): 4 copies, but not
   // with a margin of 40%.
-  EXPECT_EQ(cheapest_copies(16, 16, 10.0, 10.0), 4u);
-  EXPECT_EQ(cheapest_copies(16, 16, 10.0, 10.0, 2, 0.4), 16u);
-  // Write-write only (one execution per round): 1*10 + 16*10 = 170 against 2*(10 + 40) = 100.
-  EXPECT_EQ(cheapest_copies(16, 16, 10.0, 10.0, 1), 4u);
+  EXPECT_EQ(cheapest_copies(16, 16, 20.0, 10.0), 4u);
+  EXPECT_EQ(cheapest_copies(16, 16, 20.0, 10.0, 0.4), 16u);
 }
 
 }  // namespace

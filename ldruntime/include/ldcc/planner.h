@@ -77,13 +77,13 @@ class CheckPlan {
 std::optional<CheckPlan> plan_for_budget(uint32_t units, uint64_t bytes_per_copy, uint64_t budget_bytes);
 
 // The cheapest number of copies for a check of `units` units, at most `max_copies` (the memory plan's):
-// R rounds of M copies cost R * (passes * execution_us + M * copy_us), where execution_us is one
-// execution of all units and copy_us what the checks cost per private copy (replicate, ww-check,
-// rw-check). For each R the fewest copies with M^R >= units; fewer copies than max_copies only when
-// that is cheaper by more than `margin` (0.2: 20%), so noise in the times does not flip the plan.
-// max_copies is clamped to units; returns max_copies for units <= 2 or max_copies < 3.
-uint32_t cheapest_copies(uint32_t units, uint32_t max_copies, double execution_us, double copy_us, uint32_t passes = 2,
-                         double margin = 0.2);
+// R rounds of M copies cost R * (round_us + M * copy_us), where round_us is what one round costs
+// besides its copies (the executions of all units, launches, synchronization, reading the logs) and
+// copy_us what the checks cost per private copy (replicate, ww-check, rw-check). For each R the
+// fewest copies with M^R >= units; fewer copies than max_copies only when that is cheaper by more
+// than `margin` (0.2: 20%), so noise in the times does not flip the plan. max_copies is clamped to
+// units; returns max_copies for units <= 2 or max_copies < 3.
+uint32_t cheapest_copies(uint32_t units, uint32_t max_copies, double round_us, double copy_us, double margin = 0.2);
 
 // Bytes the plan needs: (copies + 1) * bytes_per_copy, saturating at UINT64_MAX (a saturated value can
 // never fit a real budget, which is the right answer for the caller).

@@ -561,6 +561,8 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     return;
   }
   launch.globals = globals;
+  // Where the hooks see every store, each site checks only what the block stored in the region.
+  ctx.written_ranges = ctx.num_globals > 0 && desc.warp_turns == nullptr;
   result.extra_device_bytes = std::max(result.extra_device_bytes, launch_bytes + warp_globals.bytes() + block_reads_bytes);
   cudaError_t err = start_clone();
   if (err == cudaErrorInvalidConfiguration || err == cudaErrorLaunchOutOfResources) {

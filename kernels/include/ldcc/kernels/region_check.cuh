@@ -106,6 +106,10 @@ struct LaunchCtx {
   // checks only [lo, hi) = footprints[2 * (b * num_globals + i) ...] of target i (level B proved the
   // blocks' footprints disjoint).
   const unsigned long long* footprints;
+  // Level W, nonzero: the store hooks see every store (KernelDesc::warp_turns is null), so at a site
+  // the block checks its footprint only where its threads stored in the region's two executions
+  // (BlockState::written_lo/hi), not all of it.
+  uint32_t written_ranges;
   // Level B attribution launch: every store into a watched range appends (watch << 32 | block) to
   // watch_log[1..watch_capacity], counting in watch_log[0].
   uint32_t num_watches;
@@ -127,7 +131,7 @@ struct BlockState {
   uint32_t region_key;
   uint32_t turn;      // ordered_warps: the warp running the current region
   // LaunchCtx::warp_copies: per global target, the bytes [lo, hi) the block's warps wrote since the
-  // last site.
+  // last site; LaunchCtx::written_ranges: in the region's executions so far.
   unsigned long long written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
   long long entered, at_sites;  // LaunchCtx::profile: thread 0's clock at entry, its cycles at sites
   uint64_t helper_off[kMaxHelperSlots];
@@ -290,7 +294,12 @@ __device__ __forceinline__ void for_each_footprint_part(const ThreadState& t, Ch
   const LaunchCtx& c = *t.ctx;
   for (uint32_t i = 0; i < c.num_globals; ++i) {
     const unsigned long long* fp = c.footprints + 2 * (uint64_t(block_rank()) * c.num_globals + i);
-    const uint64_t lo = fp[0], hi = fp[1];
+    uint64_t lo = fp[0], hi = fp[1];
+    if (c.written_ranges) {
+      // Only the whole chunks the threads stored into: every copy still holds S elsewhere.
+      lo = max(lo, uint64_t(t.bs->written_lo[i] / 16 * 16));
+      hi = min(hi, uint64_t((t.bs->written_hi[i] + 15) / 16 * 16));
+    }
     if (lo >= hi) continue;
     const uint64_t first = min(hi, (lo + 15) / 16 * 16), last = max(first, hi / 16 * 16);
     const TargetBuffers b = global_buffers(t, i);
@@ -557,9 +566,29 @@ __device__ __forceinline__ T* store(ThreadState& t, T* p) {
     if (t.ctx->store_bounds) note_written(t, target, p, sizeof(T));
     return p;
   }
+  if (t.ctx->written_ranges) {
+    const int target = global_copy_target(t, p);
+    if (target >= 0) {
+      note_written(t, target, p, sizeof(T));
+      return p;
+    }
+  }
   if (t.first_execution() && !t.overflow && __isGlobal(p) && !in_copies(t, p) && global_copy_target(t, p) < 0)
     log_store(t, const_cast<std::remove_cv_t<T>*>(p), sizeof(T));
   return p;
+}
+
+// Level W with LaunchCtx::written_ranges, at a site: the thread's stores since the last site join the
+// block's range for the region (read after the next barrier).
+static __device__ __noinline__ void gather_written(ThreadState& t) {
+  BlockState& bs = *t.bs;
+  for (uint32_t i = 0; i < t.ctx->num_globals; ++i) {
+    if (t.written_lo[i] >= t.written_hi[i]) continue;
+    atomicMin(&bs.written_lo[i], (unsigned long long)t.written_lo[i]);
+    atomicMax(&bs.written_hi[i], (unsigned long long)t.written_hi[i]);
+    t.written_lo[i] = ~0ull;
+    t.written_hi[i] = 0;
+  }
 }
 
 static __device__ __noinline__ void undo_stores(ThreadState& t) {
@@ -586,6 +615,10 @@ struct AtomicCall {
         return reinterpret_cast<T*>(g.copies + uint64_t(t.ctx->atomics_copy) * g.stride + off);
       }
       if (t.blocks_level()) return p;
+    }
+    if (t.ctx->written_ranges && !t.single_execution()) {
+      const int i = global_copy_target(t, p);
+      if (i >= 0) note_written(t, i, p, sizeof(T));
     }
     if (!in_copies(t, p)) return p;
     const uint64_t off = (reinterpret_cast<uint8_t*>(p) - t.copies) % t.stride;
@@ -782,10 +815,20 @@ static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
   }
   // The region as the report names it: opened and closed at a running thread's sites if any.
   const uint32_t key = (uint32_t(!t.at_exit) << 31) | (t.open << 16) | (site & 0xffffu);
-  if (thread_rank() == 0) bs.region_key = 0;
+  if (thread_rank() == 0) {
+    bs.region_key = 0;
+    // A region's written range covers both its executions: it starts empty at the end of pass 1
+    // (every thread has left the last commit, which read it).
+    if (bs.pass == 1)
+      for (uint32_t i = 0; i < ctx.num_globals; ++i) {
+        bs.written_lo[i] = ~0ull;
+        bs.written_hi[i] = 0;
+      }
+  }
   __syncthreads();
   SiteCycles cycles(t);
   atomicMax(&bs.region_key, key);
+  if (ctx.written_ranges) gather_written(t);
   // Threads that returned: whether all did, and the barrier results' count of running threads.
   const uint32_t exited = __syncthreads_count(t.at_exit);
   const bool all_exited = exited == block_threads();

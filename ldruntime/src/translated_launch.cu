@@ -148,8 +148,9 @@ class WarpGlobals {
     for (size_t i = 0; i < n; ++i) {
       const uint64_t stride = padded_copy_bytes(globals[i].bytes);
       uint8_t* copies = arena_.get() + offset;
-      kernels::replicate(TargetBuffers{globals[i].base, globals[i].bytes, copies, stride, copies + warps * stride, warps,
-                                       uint32_t(i)},
+      // The warps' copies and U (copy `warps`): U is S wherever no site has checked yet.
+      kernels::replicate(TargetBuffers{globals[i].base, globals[i].bytes, copies, stride, copies + warps * stride,
+                                       warps + 1, uint32_t(i)},
                          stream);
       ctx.globals[i] = GlobalTarget{globals[i].base, globals[i].bytes, copies, stride, uint64_t(warps) * stride};
       offset += uint64_t(warps + 1) * stride;
@@ -561,8 +562,8 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     return;
   }
   launch.globals = globals;
-  // Where the hooks see every store, each site checks only what the block stored in the region.
-  ctx.written_ranges = ctx.num_globals > 0 && desc.warp_turns == nullptr;
+  // Where the hooks see every store, a site whose region stored nothing to global memory skips it.
+  ctx.global_store_flags = ctx.num_globals > 0 && desc.warp_turns == nullptr;
   result.extra_device_bytes = std::max(result.extra_device_bytes, launch_bytes + warp_globals.bytes() + block_reads_bytes);
   cudaError_t err = start_clone();
   if (err == cudaErrorInvalidConfiguration || err == cudaErrorLaunchOutOfResources) {

@@ -106,10 +106,10 @@ struct LaunchCtx {
   // checks only [lo, hi) = footprints[2 * (b * num_globals + i) ...] of target i (level B proved the
   // blocks' footprints disjoint).
   const unsigned long long* footprints;
-  // Level W, nonzero: the store hooks see every store (KernelDesc::warp_turns is null), so at a site
-  // the block checks its footprint only where its threads stored in the region's two executions
-  // (BlockState::written_lo/hi), not all of it.
-  uint32_t written_ranges;
+  // Level W, nonzero: the store hooks see every store (KernelDesc::warp_turns is null), so a site
+  // leaves the block's global footprint out when none of its threads stored to global memory in the
+  // region's executions (BlockState::stored_global): every copy and U still hold S there.
+  uint32_t global_store_flags;
   // Level B attribution launch: every store into a watched range appends (watch << 32 | block) to
   // watch_log[1..watch_capacity], counting in watch_log[0].
   uint32_t num_watches;
@@ -131,9 +131,10 @@ struct BlockState {
   uint32_t region_key;
   uint32_t turn;      // ordered_warps: the warp running the current region
   // LaunchCtx::warp_copies: per global target, the bytes [lo, hi) the block's warps wrote since the
-  // last site; LaunchCtx::written_ranges: in the region's executions so far.
+  // last site.
   unsigned long long written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
   long long entered, at_sites;  // LaunchCtx::profile: thread 0's clock at entry, its cycles at sites
+  uint32_t stored_global;       // LaunchCtx::global_store_flags: a thread stored in this region's executions
   uint64_t helper_off[kMaxHelperSlots];
 };
 
@@ -156,6 +157,7 @@ struct ThreadState {
   // LaunchCtx::warp_copies: per global target, the bytes [lo, hi) this thread wrote since the last site.
   uint64_t written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
   uint32_t open;         // the site that opened this thread's region
+  bool stored_global;    // LaunchCtx::global_store_flags: it stored to global memory since its last site
   uint32_t pass1_site;   // where pass 1 ended
   bool at_exit;
   bool overflow;         // a log below is full: this region cannot be re-executed
@@ -294,13 +296,8 @@ __device__ __forceinline__ void for_each_footprint_part(const ThreadState& t, Ch
   const LaunchCtx& c = *t.ctx;
   for (uint32_t i = 0; i < c.num_globals; ++i) {
     const unsigned long long* fp = c.footprints + 2 * (uint64_t(block_rank()) * c.num_globals + i);
-    uint64_t lo = fp[0], hi = fp[1];
-    if (c.written_ranges) {
-      // Only the whole chunks the threads stored into: every copy still holds S elsewhere.
-      lo = max(lo, uint64_t(t.bs->written_lo[i] / 16 * 16));
-      hi = min(hi, uint64_t((t.bs->written_hi[i] + 15) / 16 * 16));
-    }
-    if (lo >= hi) continue;
+    const uint64_t lo = fp[0], hi = fp[1];
+    if (lo >= hi || (c.global_store_flags && !t.bs->stored_global)) continue;
     const uint64_t first = min(hi, (lo + 15) / 16 * 16), last = max(first, hi / 16 * 16);
     const TargetBuffers b = global_buffers(t, i);
     for (uint64_t off = first + 16 * uint64_t(thread_rank()); off < last; off += 16 * uint64_t(block_threads()))
@@ -457,6 +454,7 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
     }
   }
   t.open = entry_site;
+  t.stored_global = false;
   t.pass1_site = entry_site;
   t.at_exit = false;
   t.overflow = false;
@@ -566,30 +564,13 @@ __device__ __forceinline__ T* store(ThreadState& t, T* p) {
     if (t.ctx->store_bounds) note_written(t, target, p, sizeof(T));
     return p;
   }
-  if (t.ctx->written_ranges) {
-    const int target = global_copy_target(t, p);
-    if (target >= 0) {
-      note_written(t, target, p, sizeof(T));
-      return p;
-    }
-  }
+  if (t.ctx->global_store_flags && __isGlobal(p)) t.stored_global = true;
   if (t.first_execution() && !t.overflow && __isGlobal(p) && !in_copies(t, p) && global_copy_target(t, p) < 0)
     log_store(t, const_cast<std::remove_cv_t<T>*>(p), sizeof(T));
   return p;
 }
 
-// Level W with LaunchCtx::written_ranges, at a site: the thread's stores since the last site join the
-// block's range for the region (read after the next barrier).
-static __device__ __noinline__ void gather_written(ThreadState& t) {
-  BlockState& bs = *t.bs;
-  for (uint32_t i = 0; i < t.ctx->num_globals; ++i) {
-    if (t.written_lo[i] >= t.written_hi[i]) continue;
-    atomicMin(&bs.written_lo[i], (unsigned long long)t.written_lo[i]);
-    atomicMax(&bs.written_hi[i], (unsigned long long)t.written_hi[i]);
-    t.written_lo[i] = ~0ull;
-    t.written_hi[i] = 0;
-  }
-}
+
 
 static __device__ __noinline__ void undo_stores(ThreadState& t) {
   for (uint32_t i = t.num_stores; i-- > 0;) {
@@ -616,10 +597,7 @@ struct AtomicCall {
       }
       if (t.blocks_level()) return p;
     }
-    if (t.ctx->written_ranges && !t.single_execution()) {
-      const int i = global_copy_target(t, p);
-      if (i >= 0) note_written(t, i, p, sizeof(T));
-    }
+    if (t.ctx->global_store_flags && !t.single_execution() && __isGlobal(p)) t.stored_global = true;
     if (!in_copies(t, p)) return p;
     const uint64_t off = (reinterpret_cast<uint8_t*>(p) - t.copies) % t.stride;
     return reinterpret_cast<T*>(t.copies + uint64_t(t.warps) * t.stride + off);
@@ -817,18 +795,17 @@ static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
   const uint32_t key = (uint32_t(!t.at_exit) << 31) | (t.open << 16) | (site & 0xffffu);
   if (thread_rank() == 0) {
     bs.region_key = 0;
-    // A region's written range covers both its executions: it starts empty at the end of pass 1
-    // (every thread has left the last commit, which read it).
-    if (bs.pass == 1)
-      for (uint32_t i = 0; i < ctx.num_globals; ++i) {
-        bs.written_lo[i] = ~0ull;
-        bs.written_hi[i] = 0;
-      }
+    // The flag covers both executions of a region: it is cleared at the end of pass 1 (every thread
+    // has left the last commit, which read it).
+    if (bs.pass == 1) bs.stored_global = 0;
   }
   __syncthreads();
   SiteCycles cycles(t);
   atomicMax(&bs.region_key, key);
-  if (ctx.written_ranges) gather_written(t);
+  if (t.stored_global) {
+    bs.stored_global = 1;  // read after the next barrier
+    t.stored_global = false;
+  }
   // Threads that returned: whether all did, and the barrier results' count of running threads.
   const uint32_t exited = __syncthreads_count(t.at_exit);
   const bool all_exited = exited == block_threads();

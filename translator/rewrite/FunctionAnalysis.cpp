@@ -288,6 +288,11 @@ public:
     return true;
   }
 
+  // Placement new runs a constructor whose stores no hook sees (into whatever memory it is given).
+  bool VisitCXXNewExpr(CXXNewExpr *e) {
+    if (e->getNumPlacementArgs() > 0) facts_.untracedStores.push_back(e);
+    return true;
+  }
   bool VisitReturnStmt(ReturnStmt *ret) {
     facts_.returns.push_back(ret);
     return true;
@@ -723,8 +728,11 @@ bool TranslationUnitAnalysis::makesAtomics(const FunctionDecl *kernel) const {
 }
 
 Refusal TranslationUnitAnalysis::warpTurnsReason(const FunctionDecl *kernel) const {
-  if (auto it = untracedStore_.find(kernel); it != untracedStore_.end())
-    return Refusal{"a call of " + calleeName(it->second) + ", which may store where no hook sees it", it->second->getBeginLoc()};
+  if (auto it = untracedStore_.find(kernel); it != untracedStore_.end()) {
+    if (const auto *call = dyn_cast<CallExpr>(it->second))
+      return Refusal{"a call of " + calleeName(call) + ", which may store where no hook sees it", call->getBeginLoc()};
+    return Refusal{"a placement new, whose constructor stores where no hook sees it", it->second->getBeginLoc()};
+  }
   Refusal why;
   std::map<const ValueDecl *, const CallExpr *> kindOf;  // per variable (null: unknown), its first atomic
   forEachReached(kernel, [&](const FunctionFacts &f) {

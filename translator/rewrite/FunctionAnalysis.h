@@ -83,7 +83,7 @@ struct FunctionFacts {
   std::set<const clang::VarDecl *> asmOutputs;         // written by inline PTX: never compared
   // Calls of functions without a body here (system headers, other translation units) that may write
   // through a pointer or reference argument: stores no hook sees (memcpy, __stwt, ...).
-  std::vector<const clang::CallExpr *> untracedStores;
+  std::vector<const clang::Expr *> untracedStores;  // calls, and placement new
   // Atomic operations whose order shows in the results: the returned value is used, or the operation
   // is an exchange, a compare-and-swap or on floating point.
   std::vector<const clang::CallExpr *> orderedAtomics;
@@ -131,7 +131,7 @@ private:
   std::vector<FunctionFacts> functions_;
   std::map<const clang::FunctionDecl *, size_t> index_;
   std::set<const clang::FunctionDecl *> needsClone_, synchronizes_;
-  std::map<const clang::FunctionDecl *, const clang::CallExpr *> untracedStore_;  // the first one it reaches
+  std::map<const clang::FunctionDecl *, const clang::Expr *> untracedStore_;  // the first one it reaches
   std::map<const FunctionFacts *, std::vector<const clang::CallExpr *>> userCalls_;  // until propagate()
 };
 

@@ -3,6 +3,8 @@
 // by-value struct parameter, or a __device__ variable; read-only pointers are not listed (never
 // copied) but are still rebased, so a read through an alias of a written buffer sees the copy.
 // A store through a pointer loaded from memory makes the kernel run unchecked.
+#include <new>
+
 struct Buffers {
   const int *in;
   int *out;
@@ -46,11 +48,22 @@ __global__ void polar(float *out, float a) {
   out[threadIdx.x] = s + c;
 }
 
-void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *out, float *f) {
+// Placement new constructs into global memory where no hook sees the constructor's stores.
+struct Pair {
+  float a, b;
+  __device__ Pair(float x) : a(x), b(2 * x) {}
+};
+
+__global__ void constructed(Pair *pairs, float a) {
+  new (&pairs[threadIdx.x]) Pair(a);
+}
+
+void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *out, float *f, Pair *pairs) {
   scale<<<(n + 255) / 256, 256>>>(b, w, s, r, n);
   chase<<<4, 32>>>(rows, out);
   streamed<<<1, 64>>>(f, 2.0f);
   polar<<<1, 64>>>(f, 2.0f);
+  constructed<<<1, 64>>>(pairs, 1.0f);
 }
 
 // scale writes b.out (offset 8 in Buffers), result (through the helper) and g_max; not b.in,
@@ -59,11 +72,12 @@ void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *ou
 // CHECK-NEXT: ldcc_desc_0 = {"scale", {{.*}}, nullptr, nullptr, ldcc_desc_0_globals, 3u, nullptr, false};
 // chase stores through a pointer it loaded from memory: unchecked, nothing listed.
 // CHECK: ldcc_desc_1_globals[] = {{[{][{]}}nullptr, 0, 0ull, 0ull}};
-// CHECK-NEXT: ldcc_desc_1 = {"chase", {{.*}}, "a store through a pointer loaded from memory", "{{.*}}/global_targets.cu:30", ldcc_desc_1_globals, 0u, nullptr, false};
+// CHECK-NEXT: ldcc_desc_1 = {"chase", {{.*}}, "a store through a pointer loaded from memory", "{{.*}}/global_targets.cu:32", ldcc_desc_1_globals, 0u, nullptr, false};
 // The last field, why deterministic mode runs the warps in turn: a store no hook sees (through a
 // helper), then none (sincosf writes locals).
-// CHECK: ldcc_desc_2 = {"streamed", {{.*}}, nullptr, nullptr, ldcc_desc_2_globals, {{[0-9]+}}u, "a call of __stwt, which may store where no hook sees it ({{.*}}/global_targets.cu:36)", false};
+// CHECK: ldcc_desc_2 = {"streamed", {{.*}}, nullptr, nullptr, ldcc_desc_2_globals, {{[0-9]+}}u, "a call of __stwt, which may store where no hook sees it ({{.*}}/global_targets.cu:38)", false};
 // CHECK: ldcc_desc_3 = {"polar", {{.*}}, nullptr, nullptr, ldcc_desc_3_globals, 1u, nullptr, false};
+// CHECK: ldcc_desc_4 = {"constructed", {{.*}}, nullptr, nullptr, ldcc_desc_4_globals, {{[0-9]+}}u, "a placement new, whose constructor stores where no hook sees it ({{.*}}/global_targets.cu:{{[0-9]+}})", false};
 
 // The helper redirects nothing itself: it writes through the pointer it is given.
 // CHECK: __device__ void bump__ldcc_checked(::ldcc::rt::ThreadState& ldcc_t, int *p, int v) {{[{][{]}} (*::ldcc::rt::store(ldcc_t, &(*p))) += v; } }
@@ -77,4 +91,4 @@ void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *ou
 // CHECK: bump__ldcc_checked(ldcc_t, &result[0] - 0 + i, 1);
 // CHECK: if (threadIdx.x == 0) (*::ldcc::rt::store(ldcc_t, &(g_max[blockIdx.x % 64]))) = i;
 
-// WARN: global_targets.cu:30: warning: ldcc: kernel 'chase' runs unchecked: a store through a pointer loaded from memory
+// WARN: global_targets.cu:32: warning: ldcc: kernel 'chase' runs unchecked: a store through a pointer loaded from memory

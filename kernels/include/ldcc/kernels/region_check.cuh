@@ -548,7 +548,6 @@ static __device__ __noinline__ void publish_store_bounds(const ThreadState& t) {
 // `*store(t, &lvalue) = value`: a store that is neither to a local nor to a privatized shared
 // variable. Pass 1 remembers the old bytes of global memory so the block can undo them before
 // pass 2 re-runs the region.
-
 template <typename T>
 __device__ __forceinline__ T* store(ThreadState& t, T* p) {
   if (t.deterministic()) {  // no re-execution, nothing to undo
@@ -569,8 +568,6 @@ __device__ __forceinline__ T* store(ThreadState& t, T* p) {
     log_store(t, const_cast<std::remove_cv_t<T>*>(p), sizeof(T));
   return p;
 }
-
-
 
 static __device__ __noinline__ void undo_stores(ThreadState& t) {
   for (uint32_t i = t.num_stores; i-- > 0;) {

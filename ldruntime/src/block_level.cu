@@ -164,6 +164,7 @@ class BlockFootprints {
   }
   // Every target's bounds, as LaunchCtx::store_bounds lays them out (null if the device had no room).
   unsigned long long* device() const { return device_ ? device_.get<unsigned long long>() : nullptr; }
+  uint64_t bytes() const { return device_.bytes(); }
   // Target i's bounds, or none if the device had no room for them.
   FootprintBounds of(size_t i) const {
     if (!device_) return {};
@@ -230,9 +231,13 @@ struct RoundCosts {
   double round_us = 0, copy_us = 0;
   uint32_t samples = 0;  // launches measured (kMeasuredLaunches at most: timing costs a little)
   bool racy = false;    // level B found races: later launches check with one copy per block at once
+  bool own_copies = false;  // level W could not use the hooks' footprints: a copy per block from then on
 };
 
-using CostKey = std::tuple<const KernelDesc*, uint32_t, uint64_t>;  // kernel, blocks, bytes per copy
+// Launches measured before the plan may take fewer copies (a first launch may pay one-time costs).
+constexpr uint32_t kSamplesBeforeChoosing = 2;
+
+using CostKey = std::tuple<const KernelDesc*, uint32_t, uint64_t, int>;  // kernel, blocks, bytes per copy, device
 std::mutex costs_mutex;
 std::map<CostKey, RoundCosts>& round_costs() {
   static std::map<CostKey, RoundCosts> costs;
@@ -245,9 +250,13 @@ constexpr uint32_t kMeasuredLaunches = 3;
 // (creating them cost bfs's small launches more than a round).
 class RoundTimer {
  public:
-  enum Mark { kStart, kReplicated, kPass1, kWwChecked, kPass2, kRwChecked, kMarks };
-  static RoundTimer& of_this_thread() {
-    thread_local RoundTimer* timer = new RoundTimer();
+  // Around the checks only, each recorded before any host wait: the GPU's idle time is not theirs.
+  enum Mark { kStart, kReplicated, kWwStart, kWwChecked, kPass2, kRwChecked, kMarks };
+  // Events belong to the device current when they are made: one set per host thread and device.
+  static RoundTimer& of_this_thread(int device) {
+    thread_local std::map<int, RoundTimer*> timers;
+    RoundTimer*& timer = timers[device];
+    if (!timer) timer = new RoundTimer();
     return *timer;
   }
   void mark(Mark m, cudaStream_t stream) {
@@ -283,14 +292,17 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
 
 BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<GlobalAllocation>& targets, dim3 grid,
                                   LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch,
-                                  const std::string& region) {
+                                  const std::string& region, bool own_copies) {
   const uint32_t blocks = grid.x * grid.y * grid.z;
   uint64_t per_copy = 0;
   for (const GlobalAllocation& t : targets) per_copy += padded_copy_bytes(t.bytes);
+  int device = 0;
+  cudaGetDevice(&device);
+  const CostKey key(&desc, blocks, per_copy, device);
   RoundCosts costs;
   {
     std::lock_guard<std::mutex> lock(costs_mutex);
-    costs = round_costs()[CostKey(&desc, blocks, per_copy)];
+    costs = round_costs()[key];
   }
   // Fewer copies than blocks, in more rounds, when the copies cost more than the extra executions
   // (many blocks writing large allocations). Only where the store hooks see every store, so each
@@ -300,7 +312,7 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
       budget > per_copy ? plan_for_budget(blocks, per_copy, budget - per_copy) : std::nullopt;
   const uint32_t max_copies = memory_plan ? memory_plan->copies() : blocks;
   uint32_t wanted = max_copies;
-  if (costs.samples && !costs.racy && !desc.warp_turns)
+  if (costs.samples >= kSamplesBeforeChoosing && !costs.racy && !costs.own_copies && !own_copies && !desc.warp_turns)
     wanted = cheapest_copies(blocks, max_copies, costs.round_us, costs.copy_us);
   RoundCosts now;
   BlockLevelOutcome outcome = check_blocks(desc, targets, grid, ctx, stream, launch, region, budget, wanted,
@@ -314,13 +326,15 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
     outcome = check_blocks(desc, targets, grid, ctx, stream, launch, region, budget, max_copies, nullptr);
   }
   std::lock_guard<std::mutex> lock(costs_mutex);
-  RoundCosts& kept = round_costs()[CostKey(&desc, blocks, per_copy)];
+  RoundCosts& kept = round_costs()[key];
   if (now.samples) {
     kept.round_us = kept.samples ? std::min(kept.round_us, now.round_us) : now.round_us;
     kept.copy_us = kept.samples ? std::min(kept.copy_us, now.copy_us) : now.copy_us;
     ++kept.samples;
   }
   kept.racy = kept.racy || racy;
+  kept.own_copies = kept.own_copies || own_copies;
+  outcome.fewer_copies_by_cost = outcome.copies < max_copies;
   return outcome;
 }
 
@@ -407,7 +421,9 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     store_footprints.emplace(targets.size(), blocks, stream);
     if (!store_footprints->device()) store_footprints.reset();
   }
-  RoundTimer& timer = RoundTimer::of_this_thread();
+  int device = 0;
+  cudaGetDevice(&device);
+  RoundTimer& timer = RoundTimer::of_this_thread(device);
   for (uint32_t round = 0; round < plan->rounds(); ++round) {
     const std::vector<uint32_t> table = plan->copy_table(round);
     cudaMemcpyAsync(arena.table.get(), table.data(), table.size() * sizeof(uint32_t), cudaMemcpyHostToDevice, stream);
@@ -417,13 +433,12 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     const auto round_start = std::chrono::steady_clock::now();
     if (timed) timer.mark(RoundTimer::kStart, stream);
     for (size_t i = 0; i < targets.size(); ++i) kernels::replicate(buffers(i, copies + 1), stream);
-    PhaseProfile::end("replicate");
     if (timed) timer.mark(RoundTimer::kReplicated, stream);
+    PhaseProfile::end("replicate");
     ctx.store_bounds = round == 0 && store_footprints ? store_footprints->device() : nullptr;
     const cudaError_t started = launch();
     ctx.store_bounds = nullptr;
     if (cudaError_t e = started; e != cudaSuccess) return failed(e, "pass 1");
-    if (timed) timer.mark(RoundTimer::kPass1, stream);
     unsigned long long atomic_flag = 0;
     cudaMemcpyAsync(&atomic_flag, ctx.counters + kGlobalAtomics, sizeof atomic_flag, cudaMemcpyDeviceToHost, stream);
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return failed(e, "pass 1");
@@ -433,11 +448,12 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     // block's write footprint, kept for level W.
     std::optional<BlockFootprints> footprints;
     if (copies == blocks && !atomics) footprints.emplace(targets.size(), blocks, stream);
+    if (timed) timer.mark(RoundTimer::kWwStart, stream);
     for (size_t i = 0; i < targets.size(); ++i)
       kernels::ww_check_fused(buffers(i, copies + 1), log, stream, footprints ? footprints->of(i) : FootprintBounds{});
+    if (timed) timer.mark(RoundTimer::kWwChecked, stream);
     if (footprints) outcome.footprints = footprints->read(stream);
     PhaseProfile::end("ww-check and footprints");
-    if (timed) timer.mark(RoundTimer::kWwChecked, stream);
     // Atomic results differ between executions by nature; a re-execution would compare them. With
     // global atomics level B checks write-write races only.
     if (!atomics) {
@@ -445,8 +461,8 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
       PhaseProfile::end("level B pass 2");
       if (timed) timer.mark(RoundTimer::kPass2, stream);
       for (size_t i = 0; i < targets.size(); ++i) kernels::rw_check(buffers(i, copies), read_log, false, stream);
-      PhaseProfile::end("rw-check");
       if (timed) timer.mark(RoundTimer::kRwChecked, stream);
+      PhaseProfile::end("rw-check");
     }
     unsigned long long logged[2] = {};
     cudaMemcpyAsync(logged, count, sizeof logged, cudaMemcpyDeviceToHost, stream);
@@ -472,7 +488,7 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     if (timed) {
       const double wall = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - round_start).count();
       const double checks = timer.us(RoundTimer::kStart, RoundTimer::kReplicated) +
-                            timer.us(RoundTimer::kPass1, RoundTimer::kWwChecked) +
+                            timer.us(RoundTimer::kWwStart, RoundTimer::kWwChecked) +
                             (atomics ? 0.0 : timer.us(RoundTimer::kPass2, RoundTimer::kRwChecked));
       if (checks >= 0) {
         // The checks stream the private copies, the atomics' copy and U.
@@ -547,12 +563,16 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     };
   outcome.checked = true;
   outcome.atomics = atomics;
-  if (store_footprints && !atomics) outcome.footprints = store_footprints->read(stream);
+  if (store_footprints && !atomics) {
+    outcome.footprints = store_footprints->read(stream);
+    outcome.footprints_from_stores = true;
+  }
   if (atomics) outcome.footprints.clear();
   outcome.copies = copies;
   outcome.rounds = plan->rounds();
   outcome.extra_device_bytes = arena.buffer.bytes() + arena.table.bytes() + arena.records.bytes() +
-                               (read_records ? read_records->bytes() : arena.read_records.bytes()) + arena.count.bytes();
+                               (read_records ? read_records->bytes() : arena.read_records.bytes()) + arena.count.bytes() +
+                               (store_footprints ? store_footprints->bytes() : 0);
   if (parse_count(flags().verbose).value_or(0))
     std::fprintf(stderr, "ldcc: %s: level B over %zu global targets (%llu bytes per copy): %u blocks, %u copies, %u rounds%s\n",
                  desc.name, targets.size(), (unsigned long long)per_copy, blocks, copies, plan->rounds(),

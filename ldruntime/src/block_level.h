@@ -59,6 +59,8 @@ struct BlockLevelOutcome {
   // shared between blocks the bytes its stores hit (the hooks'; none where KernelDesc::warp_turns says
   // some stores pass them by); empty without either, or with global atomics.
   std::vector<unsigned long long> footprints;
+  bool footprints_from_stores = false;  // the hooks' (copies shared between blocks)
+  bool fewer_copies_by_cost = false;    // fewer copies than memory allows, by run_block_level's choice
 };
 
 // Runs level B: `launch` starts the clone once with `ctx` (which this function fills with the level,
@@ -66,9 +68,11 @@ struct BlockLevelOutcome {
 // that follows is the one whose results stay). The copies are as many as memory allows, or fewer in
 // more rounds where this kernel's earlier launches measured that cheaper (planner.h cheapest_copies);
 // a launch that finds races that way is checked again with as many as memory allows, so its reports
-// name single blocks.
+// name single blocks. `own_copies`: as many as memory allows, for this launch and the kernel's later
+// ones (level W could not use the footprints the hooks gave: they include stores of unchanged
+// values, so they may overlap where the copies' diffs do not).
 BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<GlobalAllocation>& targets, dim3 grid,
                                   LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch,
-                                  const std::string& region);
+                                  const std::string& region, bool own_copies = false);
 
 }  // namespace ldcc::rt

@@ -108,34 +108,43 @@ std::string warp_text(uint32_t warp, uint32_t warps) {
 // memory out (a block-wide loop over it per site).
 constexpr uint64_t kMaxFootprintBytes = 4ull << 20;
 
+// Level B's footprints as level W uses them, widened in place to whole 16-byte chunks (level B's
+// values may differ from level W's in some bytes: a clock read is a count in level B, so a byte-exact
+// diff could leave out bytes level W writes); why level W cannot use them ("" when it can): each block
+// checks only its own, so they must be disjoint.
+std::string footprint_problem(const std::vector<GlobalAllocation>& globals, std::vector<unsigned long long>& footprints,
+                              uint32_t blocks) {
+  const size_t n = globals.size();
+  if (footprints.size() != uint64_t(blocks) * n * 2) return "level B shared copies between blocks (memory budget)";
+  for (size_t k = 0; k < footprints.size(); k += 2)
+    if (footprints[k + 1] > footprints[k]) {
+      footprints[k] &= ~15ull;
+      footprints[k + 1] = std::min<unsigned long long>((footprints[k + 1] + 15) & ~15ull, globals[(k / 2) % n].bytes);
+    }
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<std::pair<uint64_t, uint64_t>> spans;
+    for (uint32_t b = 0; b < blocks; ++b) {
+      const unsigned long long lo = footprints[2 * (uint64_t(b) * n + i)], hi = footprints[2 * (uint64_t(b) * n + i) + 1];
+      if (hi <= lo) continue;
+      if (hi - lo > kMaxFootprintBytes) return "a block writes across more than 4 MiB of " + globals[i].name;
+      spans.emplace_back(lo, hi);
+    }
+    std::sort(spans.begin(), spans.end());
+    for (size_t k = 1; k < spans.size(); ++k)
+      if (spans[k].first < spans[k - 1].second) return "the blocks' write footprints in " + globals[i].name + " interleave";
+  }
+  return "";
+}
+
 // Level W over global memory (DESIGN.md section 4): warp w of every block shares copy w, and each
-// block checks only its own write footprint from level B, so the footprints must be disjoint.
+// block checks only its own write footprint from level B.
 class WarpGlobals {
  public:
   // Fills ctx's global targets; returns why level W cannot check global memory ("" when it can).
   std::string setup(const std::vector<GlobalAllocation>& globals, std::vector<unsigned long long> footprints,
                     uint32_t blocks, uint32_t warps, LaunchCtx& ctx, cudaStream_t stream) {
     const size_t n = globals.size();
-    if (footprints.size() != uint64_t(blocks) * n * 2) return "level B shared copies between blocks (memory budget)";
-    // Whole 16-byte chunks: level B's values may differ from level W's in some bytes (a clock read
-    // is a count in level B), so a byte-exact diff could leave out bytes level W writes.
-    for (size_t k = 0; k < footprints.size(); k += 2)
-      if (footprints[k + 1] > footprints[k]) {
-        footprints[k] &= ~15ull;
-        footprints[k + 1] = std::min<unsigned long long>((footprints[k + 1] + 15) & ~15ull, globals[(k / 2) % n].bytes);
-      }
-    for (size_t i = 0; i < n; ++i) {
-      std::vector<std::pair<uint64_t, uint64_t>> spans;
-      for (uint32_t b = 0; b < blocks; ++b) {
-        const unsigned long long lo = footprints[2 * (uint64_t(b) * n + i)], hi = footprints[2 * (uint64_t(b) * n + i) + 1];
-        if (hi <= lo) continue;
-        if (hi - lo > kMaxFootprintBytes) return "a block writes across more than 4 MiB of " + globals[i].name;
-        spans.emplace_back(lo, hi);
-      }
-      std::sort(spans.begin(), spans.end());
-      for (size_t k = 1; k < spans.size(); ++k)
-        if (spans[k].first < spans[k - 1].second) return "the blocks' write footprints in " + globals[i].name + " interleave";
-    }
+    if (std::string why = footprint_problem(globals, footprints, blocks); !why.empty()) return why;
     uint64_t per_copy = 0;
     for (const GlobalAllocation& g : globals) per_copy += padded_copy_bytes(g.bytes);
     const uint64_t needed = uint64_t(warps + 1) * per_copy;
@@ -507,9 +516,20 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   uint64_t block_reads_bytes = 0;    // device memory block_reads holds through level W
   bool blocks_independent = blocks == 1;
   std::string no_warp_globals = "level B found races or global atomics";
+  // One warp per block: no two units share a block, so level W has nothing to compare (LD's units are
+  // warps); the original kernel makes the results.
+  const bool one_warp = launch.warps == 1;
   if (block_level) {
     const std::string region = region_text(desc, uint32_t(q[1]));
     BlockLevelOutcome b = run_block_level(desc, globals, grid, ctx, stream, start_block_level, region);
+    if (b.checked && b.fewer_copies_by_cost && b.footprints_from_stores && b.races.empty() && !b.read_records &&
+        !b.atomics && !one_warp) {
+      // The hooks' footprints include stores of unchanged values, so they may overlap where the
+      // copies' diffs do not: then a copy per block, so level W still checks global memory.
+      std::vector<unsigned long long> widened = b.footprints;
+      if (!footprint_problem(globals, widened, uint32_t(blocks)).empty())
+        b = run_block_level(desc, globals, grid, ctx, stream, start_block_level, region, true);
+    }
     ctx.level = kLevelWarps;
     ctx.num_globals = 0;
     ctx.copy_of_block = nullptr;
@@ -531,9 +551,6 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   }
   if (blocks == 1)
     for (const GlobalAllocation& g : globals) footprints.insert(footprints.end(), {0ull, g.bytes});
-  // One warp per block: no two units share a block, so level W has nothing to compare (LD's units are
-  // warps); the original kernel makes the results.
-  const bool one_warp = launch.warps == 1;
   WarpGlobals warp_globals;
   if (!globals.empty() && blocks_independent && !one_warp)
     no_warp_globals = warp_globals.setup(globals, footprints, uint32_t(blocks), launch.warps, ctx, stream);

@@ -154,7 +154,8 @@ struct ThreadState {
   uint32_t warp, warps;
   uint32_t global_copy;  // the copy of the global targets this thread uses
   uint32_t block_copy;   // deterministic mode: its block's copy (its warps' own with warp_copies)
-  // LaunchCtx::warp_copies: per global target, the bytes [lo, hi) this thread wrote since the last site.
+  // Per global target, the bytes [lo, hi) this thread wrote: since the last site with
+  // LaunchCtx::warp_copies, since the kernel's entry at level B with LaunchCtx::store_bounds.
   uint64_t written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
   uint32_t open;         // the site that opened this thread's region
   bool stored_global;    // LaunchCtx::global_store_flags: it stored to global memory since its last site

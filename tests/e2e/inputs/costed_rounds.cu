@@ -14,7 +14,9 @@
 // which holds 0: no change, so no race, but every block's store footprint in status covers it. When
 // its launches would check in rounds, those footprints overlap and level W could not check global
 // memory: level B checks again with a copy per block (whose footprints leave status[0] out), and so
-// from then on. Launch 6 (mode 1) races between warps 0 and 1 of block 7 on data[14336], reported.
+// from then on. Launch 6 (mode 1) races between warps 0 and 1 of block 7 on data[14336], reported
+// (they store -555: add_segments' later -777 must differ from what is there, or value-based checking
+// cannot see the write).
 #include <cstdint>
 #include <cstdio>
 #include <vector>
@@ -35,7 +37,7 @@ __global__ void mark_segments(int* data, int* status, int step, int mode) {
   int* segment = data + blockIdx.x * kSegment;
   for (int i = threadIdx.x; i < kSegment; i += blockDim.x) segment[i] += step;
   if (threadIdx.x == 0) status[0] = 0;
-  if (mode == 1 && blockIdx.x == 7 && threadIdx.x % 32 == 0 && threadIdx.x < 64) segment[0] = -777;
+  if (mode == 1 && blockIdx.x == 7 && threadIdx.x % 32 == 0 && threadIdx.x < 64) segment[0] = -555;
   __syncthreads();
   for (int i = threadIdx.x; i < kSegment; i += blockDim.x) segment[i] ^= (i & 1);
 }

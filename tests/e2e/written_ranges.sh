@@ -11,17 +11,9 @@ rc=$?
 fail=0
 [ $rc -eq 0 ] || { echo "exit code $rc"; cat "$work/check.err"; fail=1; }
 cmp -s "$work/native.out" "$work/check.out" || { echo "output differs from native"; fail=1; }
-races="$(python3 - "$work/report.json" <<'PY'
-import json, sys
-for r in json.load(open(sys.argv[1]))["races"]:
-    print(r["kind"], r["space"], r["variable"], r["element"], r["units"])
-PY
-)"
-echo "races:"; echo "$races"
-expected="$(printf '%s\n' \
-  "read-write global out out[100] warp 1 of block (0,0,0) read a value another warp wrote in the same region" \
-  "read-write global out out[200] warp 1 of block (0,0,0) read a value another warp wrote in the same region" \
-  "read-write global out out[150] warp 1 of block (0,0,0) read a value another warp wrote in the same region")"
-[ "$(echo "$races" | sort)" = "$(echo "$expected" | sort)" ] || { echo "expected:"; echo "$expected"; fail=1; }
-[ $fail -eq 0 ] && echo "written_ranges: both executions' stores checked, exactly the two races of warp 1"
+expect_races "$work/report.json" \
+  "late_flag read-write global out out[100] warp 1 of block (0,0,0) read a value another warp wrote in the same region" \
+  "late_flag read-write global out out[200] warp 1 of block (0,0,0) read a value another warp wrote in the same region" \
+  "shared_flag read-write global out out[150] warp 1 of block (0,0,0) read a value another warp wrote in the same region"
+[ $fail -eq 0 ] && echo "written_ranges: both executions' stores checked, exactly the three races of warp 1"
 exit $fail

@@ -234,8 +234,10 @@ struct RoundCosts {
   bool own_copies = false;  // level W could not use the hooks' footprints: a copy per block from then on
 };
 
-// Launches measured before the plan may take fewer copies (a first launch may pay one-time costs).
+// Launches measured before the plan may take fewer copies (a first launch may pay one-time costs),
+// and in all (timing costs a little).
 constexpr uint32_t kSamplesBeforeChoosing = 2;
+constexpr uint32_t kMeasuredLaunches = 3;
 
 using CostKey = std::tuple<const KernelDesc*, uint32_t, uint64_t, int>;  // kernel, blocks, bytes per copy, device
 std::mutex costs_mutex;
@@ -244,8 +246,6 @@ std::map<CostKey, RoundCosts>& round_costs() {
   return costs;
 }
 
-constexpr uint32_t kMeasuredLaunches = 3;
-
 // Events around round 0's steps, read once the round has synchronized. Made once per host thread
 // (creating them cost bfs's small launches more than a round).
 class RoundTimer {
@@ -253,7 +253,9 @@ class RoundTimer {
   // Around the checks only, each recorded before any host wait: the GPU's idle time is not theirs.
   enum Mark { kStart, kReplicated, kWwStart, kWwChecked, kPass2, kRwChecked, kMarks };
   // Events belong to the device current when they are made: one set per host thread and device.
-  static RoundTimer& of_this_thread(int device) {
+  static RoundTimer& of_this_thread() {
+    int device = 0;
+    cudaGetDevice(&device);
     thread_local std::map<int, RoundTimer*> timers;
     RoundTimer*& timer = timers[device];
     if (!timer) timer = new RoundTimer();
@@ -421,9 +423,7 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     store_footprints.emplace(targets.size(), blocks, stream);
     if (!store_footprints->device()) store_footprints.reset();
   }
-  int device = 0;
-  cudaGetDevice(&device);
-  RoundTimer& timer = RoundTimer::of_this_thread(device);
+  RoundTimer* timer = measured ? &RoundTimer::of_this_thread() : nullptr;
   for (uint32_t round = 0; round < plan->rounds(); ++round) {
     const std::vector<uint32_t> table = plan->copy_table(round);
     cudaMemcpyAsync(arena.table.get(), table.data(), table.size() * sizeof(uint32_t), cudaMemcpyHostToDevice, stream);
@@ -431,9 +431,9 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     cudaMemsetAsync(ctx.counters + kGlobalAtomics, 0, sizeof(unsigned long long), stream);
     const bool timed = round == 0 && measured;
     const auto round_start = std::chrono::steady_clock::now();
-    if (timed) timer.mark(RoundTimer::kStart, stream);
+    if (timed) timer->mark(RoundTimer::kStart, stream);
     for (size_t i = 0; i < targets.size(); ++i) kernels::replicate(buffers(i, copies + 1), stream);
-    if (timed) timer.mark(RoundTimer::kReplicated, stream);
+    if (timed) timer->mark(RoundTimer::kReplicated, stream);
     PhaseProfile::end("replicate");
     ctx.store_bounds = round == 0 && store_footprints ? store_footprints->device() : nullptr;
     const cudaError_t started = launch();
@@ -448,10 +448,10 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     // block's write footprint, kept for level W.
     std::optional<BlockFootprints> footprints;
     if (copies == blocks && !atomics) footprints.emplace(targets.size(), blocks, stream);
-    if (timed) timer.mark(RoundTimer::kWwStart, stream);
+    if (timed) timer->mark(RoundTimer::kWwStart, stream);
     for (size_t i = 0; i < targets.size(); ++i)
       kernels::ww_check_fused(buffers(i, copies + 1), log, stream, footprints ? footprints->of(i) : FootprintBounds{});
-    if (timed) timer.mark(RoundTimer::kWwChecked, stream);
+    if (timed) timer->mark(RoundTimer::kWwChecked, stream);
     if (footprints) outcome.footprints = footprints->read(stream);
     PhaseProfile::end("ww-check and footprints");
     // Atomic results differ between executions by nature; a re-execution would compare them. With
@@ -459,9 +459,9 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     if (!atomics) {
       if (cudaError_t e = launch(); e != cudaSuccess) return failed(e, "pass 2");
       PhaseProfile::end("level B pass 2");
-      if (timed) timer.mark(RoundTimer::kPass2, stream);
+      if (timed) timer->mark(RoundTimer::kPass2, stream);
       for (size_t i = 0; i < targets.size(); ++i) kernels::rw_check(buffers(i, copies), read_log, false, stream);
-      if (timed) timer.mark(RoundTimer::kRwChecked, stream);
+      if (timed) timer->mark(RoundTimer::kRwChecked, stream);
       PhaseProfile::end("rw-check");
     }
     unsigned long long logged[2] = {};
@@ -487,10 +487,11 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     PhaseProfile::end("reports: level B's log");
     if (timed) {
       const double wall = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - round_start).count();
-      const double checks = timer.us(RoundTimer::kStart, RoundTimer::kReplicated) +
-                            timer.us(RoundTimer::kWwStart, RoundTimer::kWwChecked) +
-                            (atomics ? 0.0 : timer.us(RoundTimer::kPass2, RoundTimer::kRwChecked));
-      if (checks >= 0) {
+      const double replicate = timer->us(RoundTimer::kStart, RoundTimer::kReplicated);
+      const double ww = timer->us(RoundTimer::kWwStart, RoundTimer::kWwChecked);
+      const double rw = atomics ? 0.0 : timer->us(RoundTimer::kPass2, RoundTimer::kRwChecked);
+      if (replicate >= 0 && ww >= 0 && rw >= 0) {
+        const double checks = replicate + ww + rw;
         // The checks stream the private copies, the atomics' copy and U.
         measured->copy_us = checks / (copies + 2);
         measured->round_us = std::max(0.0, wall - checks);

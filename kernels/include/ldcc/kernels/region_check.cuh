@@ -527,7 +527,7 @@ static __device__ __noinline__ void log_store(ThreadState& t, void* p, uint32_t 
 
 // The bytes a thread stores into global target i, as offsets into the target: deterministic mode with
 // warp copies merges only those at a site; level B gathers them into each block's store footprint.
-static __device__ __noinline__ void note_written(ThreadState& t, int i, const void* p, uint32_t size) {
+__device__ __forceinline__ void note_written(ThreadState& t, int i, const void* p, uint32_t size) {
   if (i < 0) return;
   const GlobalTarget& g = t.ctx->globals[i];
   const uint64_t off = uint64_t(reinterpret_cast<const uint8_t*>(p) - g.copies) % g.stride;
@@ -760,23 +760,42 @@ struct SiteCycles {
   }
 };
 
+// Level B's and deterministic mode's sites, at the end of a block: its store footprint published,
+// its slot given back.
+static __device__ __noinline__ void leave_single_execution(const ThreadState& t) {
+  if (t.blocks_level() && t.ctx->store_bounds) publish_store_bounds(t);
+  release_slot(*t.ctx, *t.bs);
+}
 
-// Called by every thread of the block, each at its own site (a barrier, a helper call, or the exit
-// site where finished threads park). Every call runs the same sequence of block barriers.
-static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
+// Level B's site: a plain barrier (level B checks between launches, not at sites), and the barrier
+// result of __syncthreads_count/_and/_or. Inline: a call at every barrier cost its saved registers
+// (b+tree's clone at level B ran 7.6 times the original's instructions, 29 million spill requests).
+__device__ __forceinline__ int arrive_blocks(ThreadState& t, uint32_t site) {
+  const uint32_t exited = __syncthreads_count(t.at_exit);
+  t.bar_true = __syncthreads_count(!t.at_exit && t.bar_pred);
+  t.bar_live = block_threads() - exited;
+  t.open = site;
+  if (exited != block_threads()) return kContinue;
+  leave_single_execution(t);
+  return kDone;
+}
+
+// Level W's and deterministic mode's sites. Called by every thread of the block, each at its own site
+// (a barrier, a helper call, or the exit site where finished threads park). Every call runs the same
+// sequence of block barriers.
+static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site) {
   BlockState& bs = *t.bs;
   const LaunchCtx& ctx = *t.ctx;
   t.compare = false;
-  if (t.single_execution()) {
-    // Level B: a plain barrier (it checks between launches, not at sites). Deterministic mode: the
-    // warps' changes to the shared targets go into S in warp order, the atomics' copy last, and S is
-    // every warp's copy for the next region. With ordered warps, each warp hands the block to the
-    // next one here, and the next region starts again from warp 0.
+  if (t.deterministic()) {
+    // The warps' changes to the shared targets go into S in warp order, the atomics' copy last, and
+    // S is every warp's copy for the next region. With ordered warps, each warp hands the block to
+    // the next one here, and the next region starts again from warp 0.
     pass_turn(t);
     const uint32_t exited = __syncthreads_count(t.at_exit);
     const bool all_exited = exited == block_threads();
-    if (t.deterministic()) block_merge_ordered(layout_buffers(t));
-    if (t.deterministic() && ctx.warp_copies) block_merge_warp_globals(t);
+    block_merge_ordered(layout_buffers(t));
+    if (ctx.warp_copies) block_merge_warp_globals(t);
     if (thread_rank() == 0) bs.turn = 0;
     t.bar_true = __syncthreads_count(!t.at_exit && t.bar_pred);
     t.bar_live = block_threads() - exited;
@@ -785,8 +804,7 @@ static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
       wait_turn(t);
       return kContinue;
     }
-    if (t.blocks_level() && ctx.store_bounds) publish_store_bounds(t);
-    release_slot(ctx, bs);
+    leave_single_execution(t);
     return kDone;
   }
   // The region as the report names it: opened and closed at a running thread's sites if any.
@@ -851,6 +869,11 @@ static __device__ __noinline__ int arrive(ThreadState& t, uint32_t site) {
     return kDone;
   }
   return kContinue;
+}
+
+// Called by every thread of the block at each of its sites (the clone's ldcc_site).
+__device__ __forceinline__ int arrive(ThreadState& t, uint32_t site) {
+  return t.blocks_level() ? arrive_blocks(t, site) : arrive_in_block(t, site);
 }
 
 __device__ __forceinline__ int bar_count(const ThreadState& t) { return int(t.bar_true); }

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Nsight Compute on the GPU machine: where the launches of evaluation programs spend their time
+# (stall reasons, memory traffic, occupancy, the busiest SASS lines), one report per request.
+# Usage (repository root, GPU machine): bench/probes/ncu_kernels.sh OUT "program:mode:kernel_regex:count ..."
+#   e.g. "btree_clean:check:findK:5" profiles the first 5 launches whose name matches findK in
+#   LDCC_MODE=check (mode "native": the native build). Writes OUT/<program>.<mode>.<regex>.txt.
+set -uo pipefail
+out="$1" requests="$2"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+build=/tmp/ncu-build
+mkdir -p "$out"
+ncu="$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || ls -d /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)"
+[ -x "$ncu" ] || { echo "no ncu on this machine"; exit 1; }
+targets=""
+for r in $requests; do IFS=: read -r p m k c <<< "$r"; targets+=" eval_${p}_native eval_${p}_checked"; done
+cmake -S "$root" -B "$build" -G Ninja -DLDCC_BUILD_TRANSLATOR=OFF -DCMAKE_CUDA_FLAGS=-lineinfo > "$out/build.log" 2>&1 &&
+  cmake --build "$build" -j 16 --target $targets >> "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+for r in $requests; do
+  IFS=: read -r p m k c <<< "$r"
+  bin="$build/examples/eval/eval_${p}_checked"
+  [ "$m" = native ] && bin="$build/examples/eval/eval_${p}_native"
+  LDCC_MODE="$m" timeout 240 "$ncu" -k "regex:$k" --launch-count "$c" --import-source no \
+    --section LaunchStats --section Occupancy --section SpeedOfLight --section WarpStateStats \
+    --section MemoryWorkloadAnalysis --section SourceCounters --section SchedulerStats \
+    "$bin" > "$out/$p.$m.$k.txt" 2>&1
+  echo "$p $m $k: exit $? ($(grep -c 'Duration' "$out/$p.$m.$k.txt") launches)"
+done

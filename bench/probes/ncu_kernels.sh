@@ -3,7 +3,8 @@
 # (stall reasons, memory traffic, occupancy, the busiest SASS lines), one report per request.
 # Usage (repository root, GPU machine): bench/probes/ncu_kernels.sh OUT "program:mode:kernel_regex:count ..."
 #   e.g. "btree_clean:check:findK:5" profiles the first 5 launches whose name matches findK in
-#   LDCC_MODE=check (mode "native": the native build). Writes OUT/<program>.<mode>.<regex>.txt.
+#   LDCC_MODE=check (mode "native": the native build). Writes OUT/<program>.<mode>.<regex>.txt and,
+#   with NCU_SOURCE=1, the per-instruction counters of the SASS (OUT/<...>.sass.csv).
 set -uo pipefail
 out="$1" requests="$2"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -22,6 +23,11 @@ for r in $requests; do
   LDCC_MODE="$m" timeout 240 "$ncu" -k "regex:$k" --launch-count "$c" --import-source no \
     --section LaunchStats --section Occupancy --section SpeedOfLight --section WarpStateStats \
     --section MemoryWorkloadAnalysis --section SourceCounters --section SchedulerStats \
-    "$bin" > "$out/$p.$m.$k.txt" 2>&1
+    ${NCU_SOURCE:+-o /tmp/ncu-report -f} "$bin" > "$out/$p.$m.$k.txt" 2>&1
   echo "$p $m $k: exit $? ($(grep -c 'Duration' "$out/$p.$m.$k.txt") launches)"
+  if [ -n "${NCU_SOURCE:-}" ]; then
+    "$ncu" --import /tmp/ncu-report.ncu-rep --print-details all > "$out/$p.$m.$k.txt" 2>&1
+    "$ncu" --import /tmp/ncu-report.ncu-rep --page source --csv --print-source sass > "$out/$p.$m.$k.sass.csv" 2>&1
+    echo "  source page: exit $?, $(wc -l < "$out/$p.$m.$k.sass.csv") lines"
+  fi
 done

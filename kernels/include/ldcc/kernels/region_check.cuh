@@ -551,6 +551,10 @@ static __device__ __noinline__ void publish_store_bounds(const ThreadState& t) {
 // pass 2 re-runs the region.
 template <typename T>
 __device__ __forceinline__ T* store(ThreadState& t, T* p) {
+  // Shared and local memory first, and at no cost: the shared targets are diffed as a whole at sites
+  // (level B looked up the global targets for every store, and cocluster's clone stores through a
+  // pointer into shared memory in its inner loop).
+  if (!__isGlobal(p)) return p;
   if (t.deterministic()) {  // no re-execution, nothing to undo
     if (t.ctx->warp_copies) note_written(t, global_copy_target(t, p), p, sizeof(T));
     return p;
@@ -558,14 +562,14 @@ __device__ __forceinline__ T* store(ThreadState& t, T* p) {
   if (t.blocks_level()) {
     const int target = global_copy_target(t, p);
     // Global memory the kernel was not found to write is written once, by the level W execution.
-    if (target < 0 && sizeof(T) <= sizeof(t.sink) && __isGlobal(p) && !in_copies(t, p))
-      return reinterpret_cast<T*>(t.sink);
-    if (target >= 0 && t.ctx->num_watches) watch_store(t, uint32_t(target), p, sizeof(T));
+    if (target < 0)
+      return sizeof(T) <= sizeof(t.sink) && !in_copies(t, p) ? reinterpret_cast<T*>(t.sink) : p;
+    if (t.ctx->num_watches) watch_store(t, uint32_t(target), p, sizeof(T));
     if (t.ctx->store_bounds) note_written(t, target, p, sizeof(T));
     return p;
   }
-  if (t.ctx->global_store_flags && __isGlobal(p)) t.stored_global = true;
-  if (t.first_execution() && !t.overflow && __isGlobal(p) && !in_copies(t, p) && global_copy_target(t, p) < 0)
+  if (t.ctx->global_store_flags) t.stored_global = true;
+  if (t.first_execution() && !t.overflow && !in_copies(t, p) && global_copy_target(t, p) < 0)
     log_store(t, const_cast<std::remove_cv_t<T>*>(p), sizeof(T));
   return p;
 }
@@ -587,7 +591,7 @@ struct AtomicCall {
     if (t.single_execution()) {
       // Level B and deterministic mode: every block's global atomics meet in one copy, a pseudo-unit
       // of the ww-check, merged after the blocks' copies.
-      if (const int i = global_copy_target(t, p); i >= 0) {
+      if (const int i = __isGlobal(p) ? global_copy_target(t, p) : -1; i >= 0) {
         const GlobalTarget& g = t.ctx->globals[i];
         t.ctx->counters[kGlobalAtomics] = 1;
         const uint64_t off = uint64_t(reinterpret_cast<uint8_t*>(p) - g.copies) % g.stride;

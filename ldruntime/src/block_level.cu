@@ -416,10 +416,11 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     cudaGetLastError();
     return outcome;
   };
-  // Copies shared between blocks: each block's footprint from its stores (round 0's pass 1), where
-  // the hooks see every store.
+  // Each block's footprint from its stores (round 0's pass 1), where the hooks see every store: the
+  // only footprints with copies shared between blocks, and byte-exact (the copies' diffs are widened
+  // for level W, see store_footprints in block_level.h).
   std::optional<BlockFootprints> store_footprints;
-  if (copies < blocks && !desc.warp_turns) {
+  if (!desc.warp_turns) {
     store_footprints.emplace(targets.size(), blocks, stream);
     if (!store_footprints->device()) store_footprints.reset();
   }
@@ -564,10 +565,7 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     };
   outcome.checked = true;
   outcome.atomics = atomics;
-  if (store_footprints && !atomics) {
-    outcome.footprints = store_footprints->read(stream);
-    outcome.footprints_from_stores = true;
-  }
+  if (store_footprints && !atomics) outcome.store_footprints = store_footprints->read(stream);
   if (atomics) outcome.footprints.clear();
   outcome.copies = copies;
   outcome.rounds = plan->rounds();

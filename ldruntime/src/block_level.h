@@ -55,11 +55,12 @@ struct BlockLevelOutcome {
   uint64_t dropped_records = 0;
   bool atomics = false;  // the kernel did global atomics (level B checked write-write races only)
   // Each block's write footprint, [lo, hi) per target, at footprints[2 * (block * targets + target)]
-  // (hi == 0: the block wrote nothing): with one copy per block the bytes its copy changed, with copies
-  // shared between blocks the bytes its stores hit (the hooks'; none where KernelDesc::warp_turns says
-  // some stores pass them by); empty without either, or with global atomics.
-  std::vector<unsigned long long> footprints;
-  bool footprints_from_stores = false;  // the hooks' (copies shared between blocks)
+  // (hi == 0: the block wrote nothing), two ways; each empty where it was not gathered, and both with
+  // global atomics:
+  //   footprints: with one copy per block, the bytes its copy changed;
+  //   store_footprints: the bytes its stores hit (the hooks', so byte-exact; none where
+  //     KernelDesc::warp_turns says some stores pass them by).
+  std::vector<unsigned long long> footprints, store_footprints;
   bool fewer_copies_by_cost = false;    // fewer copies than memory allows, by run_block_level's choice
 };
 

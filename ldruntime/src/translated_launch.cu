@@ -108,15 +108,16 @@ std::string warp_text(uint32_t warp, uint32_t warps) {
 // memory out (a block-wide loop over it per site).
 constexpr uint64_t kMaxFootprintBytes = 4ull << 20;
 
-// Level B's footprints as level W uses them, widened in place to whole 16-byte chunks (level B's
-// values may differ from level W's in some bytes: a clock read is a count in level B, so a byte-exact
-// diff could leave out bytes level W writes); why level W cannot use them ("" when it can): each block
-// checks only its own, so they must be disjoint.
+// Why level W cannot check each block's global memory in these footprints ("" when it can): each
+// block checks only its own, so they must be disjoint. `widen`: first widened in place to whole
+// 16-byte chunks, for footprints from the copies' diffs (level B's values may differ from level W's
+// in some bytes: a clock read is a count in level B, so a byte-exact diff could leave out bytes level
+// W writes); the store hooks' footprints hold every byte stored, and are used as they are.
 std::string footprint_problem(const std::vector<GlobalAllocation>& globals, std::vector<unsigned long long>& footprints,
-                              uint32_t blocks) {
+                              uint32_t blocks, bool widen) {
   const size_t n = globals.size();
   if (footprints.size() != uint64_t(blocks) * n * 2) return "level B shared copies between blocks (memory budget)";
-  for (size_t k = 0; k < footprints.size(); k += 2)
+  for (size_t k = 0; widen && k < footprints.size(); k += 2)
     if (footprints[k + 1] > footprints[k]) {
       footprints[k] &= ~15ull;
       footprints[k + 1] = std::min<unsigned long long>((footprints[k + 1] + 15) & ~15ull, globals[(k / 2) % n].bytes);
@@ -136,15 +137,31 @@ std::string footprint_problem(const std::vector<GlobalAllocation>& globals, std:
   return "";
 }
 
+// The footprints level W checks each block's global memory in: the store hooks' if they are disjoint,
+// else the copies' diffs, widened; empty, with `why`, when neither serves. (The hooks' include stores
+// of unchanged values, so they may overlap where the diffs do not; the diffs, widened to 16-byte
+// chunks, overlap where blocks write neighbouring elements.)
+std::vector<unsigned long long> level_w_footprints(const std::vector<GlobalAllocation>& globals,
+                                                   const BlockLevelOutcome& b, uint32_t blocks, std::string& why) {
+  why = "level B gathered no footprints";
+  for (bool from_stores : {true, false}) {
+    std::vector<unsigned long long> f = from_stores ? b.store_footprints : b.footprints;
+    if (f.empty()) continue;
+    why = footprint_problem(globals, f, blocks, !from_stores);
+    if (why.empty()) return f;
+  }
+  return {};
+}
+
 // Level W over global memory (DESIGN.md section 4): warp w of every block shares copy w, and each
 // block checks only its own write footprint from level B.
 class WarpGlobals {
  public:
   // Fills ctx's global targets; returns why level W cannot check global memory ("" when it can).
-  std::string setup(const std::vector<GlobalAllocation>& globals, std::vector<unsigned long long> footprints,
-                    uint32_t blocks, uint32_t warps, LaunchCtx& ctx, cudaStream_t stream) {
+  // `footprints`: disjoint, one per block and target (level_w_footprints).
+  std::string setup(const std::vector<GlobalAllocation>& globals, const std::vector<unsigned long long>& footprints,
+                    uint32_t warps, LaunchCtx& ctx, cudaStream_t stream) {
     const size_t n = globals.size();
-    if (std::string why = footprint_problem(globals, footprints, blocks); !why.empty()) return why;
     uint64_t per_copy = 0;
     for (const GlobalAllocation& g : globals) per_copy += padded_copy_bytes(g.bytes);
     const uint64_t needed = uint64_t(warps + 1) * per_copy;
@@ -511,7 +528,8 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   // level W) and level W's global copies.
   LaunchResult result;
   result.kernel = desc.name;
-  std::vector<unsigned long long> footprints;
+  std::vector<unsigned long long> footprints;  // level W's (level_w_footprints)
+  std::string no_footprints;                  // why there are none
   BlockReads block_reads;            // empty when level B logged no read-write records
   uint64_t block_reads_bytes = 0;    // device memory block_reads holds through level W
   bool blocks_independent = blocks == 1;
@@ -522,13 +540,13 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   if (block_level) {
     const std::string region = region_text(desc, uint32_t(q[1]));
     BlockLevelOutcome b = run_block_level(desc, globals, grid, ctx, stream, start_block_level, region);
-    if (b.checked && b.fewer_copies_by_cost && b.footprints_from_stores && b.races.empty() && !b.read_records &&
+    footprints = level_w_footprints(globals, b, uint32_t(blocks), no_footprints);
+    if (footprints.empty() && b.checked && b.fewer_copies_by_cost && b.races.empty() && !b.read_records &&
         !b.atomics && !one_warp) {
-      // The hooks' footprints include stores of unchanged values, so they may overlap where the
-      // copies' diffs do not: then a copy per block, so level W still checks global memory.
-      std::vector<unsigned long long> widened = b.footprints;
-      if (!footprint_problem(globals, widened, uint32_t(blocks)).empty())
-        b = run_block_level(desc, globals, grid, ctx, stream, start_block_level, region, true);
+      // Copies shared between blocks give only the hooks' footprints, and those overlap: a copy per
+      // block gives the diffs' too, so level W may still check global memory.
+      b = run_block_level(desc, globals, grid, ctx, stream, start_block_level, region, true);
+      footprints = level_w_footprints(globals, b, uint32_t(blocks), no_footprints);
     }
     ctx.level = kLevelWarps;
     ctx.num_globals = 0;
@@ -538,7 +556,6 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
       no_warp_globals = "level B could not run: " + b.warning;
     }
     blocks_independent = b.checked && b.races.empty() && b.read_records == 0 && !b.atomics;
-    footprints = std::move(b.footprints);
     result.races = std::move(b.races);
     block_reads = std::move(b.reads);
     block_reads_bytes = b.reads_device_bytes;
@@ -553,7 +570,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     for (const GlobalAllocation& g : globals) footprints.insert(footprints.end(), {0ull, g.bytes});
   WarpGlobals warp_globals;
   if (!globals.empty() && blocks_independent && !one_warp)
-    no_warp_globals = warp_globals.setup(globals, footprints, uint32_t(blocks), launch.warps, ctx, stream);
+    no_warp_globals = footprints.empty() ? no_footprints : warp_globals.setup(globals, footprints, launch.warps, ctx, stream);
   PhaseProfile::end("level W global copies");
   if (!globals.empty() && !no_warp_globals.empty() && parse_count(flags().verbose).value_or(0))
     std::fprintf(stderr, "ldcc: %s: global memory is not checked between warps: %s\n", desc.name, no_warp_globals.c_str());

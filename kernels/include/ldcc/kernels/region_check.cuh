@@ -530,7 +530,9 @@ static __device__ __noinline__ void log_store(ThreadState& t, void* p, uint32_t 
 __device__ __forceinline__ void note_written(ThreadState& t, int i, const void* p, uint32_t size) {
   if (i < 0) return;
   const GlobalTarget& g = t.ctx->globals[i];
-  const uint64_t off = uint64_t(reinterpret_cast<const uint8_t*>(p) - g.copies) % g.stride;
+  // In the thread's own copy, without a 64-bit division (the stores of a kernel's inner loop).
+  uint64_t off = uint64_t(reinterpret_cast<const uint8_t*>(p) - (g.copies + uint64_t(t.global_copy) * g.stride));
+  if (off >= g.stride) off = uint64_t(reinterpret_cast<const uint8_t*>(p) - g.copies) % g.stride;
   t.written_lo[i] = min(t.written_lo[i], off);
   t.written_hi[i] = max(t.written_hi[i], off + size);
 }

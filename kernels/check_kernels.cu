@@ -2,8 +2,12 @@
 // chunks of one target. Copies are padded to kCopyPadding bytes, so the chunk count is a multiple of
 // 32 and every warp runs whole iterations.
 #include <algorithm>
+#include <map>
+#include <mutex>
+#include <utility>
 
 #include "ldcc/kernels/check_kernels.h"
+#define LDCC_UNFILTERED_LOG  // these kernels' logs have no LogFilter (check_ops.cuh)
 #include "ldcc/kernels/check_ops.cuh"
 
 namespace ldcc::kernels {
@@ -54,15 +58,35 @@ __global__ void merge_ordered_into_kernel(TargetBuffers t, TargetBuffers into) {
   for_each_chunk<16>(t, [&](uint64_t off) { ops::merge_ordered_chunk<16, false>(t, off, into); });
 }
 
-// Enough blocks to fill the device at the kernel's occupancy, never more than there are chunks.
+__global__ void remember_records_kernel(const RaceRecord* records, uint32_t count, SeenTable table) {
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x)
+    ops::remember_record(table, records[i]);
+}
+
+// Enough blocks to fill the device at the kernel's occupancy, never more than there are chunks. The
+// resident blocks per device are asked for once per kernel: a checked launch starts several of these
+// kernels, and a program may make thousands of checked launches.
 template <typename Kernel>
 unsigned grid_for(Kernel kernel, uint64_t chunks) {
-  int device = 0, sms = 0, per_sm = 0;
+  static std::mutex mutex;
+  static std::map<std::pair<const void*, int>, uint64_t> resident;  // (kernel, device) -> blocks
+  int device = 0;
   cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, 0);
+  uint64_t blocks = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = resident.find({reinterpret_cast<const void*>(kernel), device});
+    if (it == resident.end()) {
+      int sms = 0, per_sm = 0;
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, 0);
+      it = resident.emplace(std::make_pair(reinterpret_cast<const void*>(kernel), device),
+                            uint64_t(std::max(sms, 1)) * std::max(per_sm, 1)).first;
+    }
+    blocks = it->second;
+  }
   const uint64_t needed = (chunks + kThreads - 1) / kThreads;
-  return unsigned(std::max<uint64_t>(1, std::min<uint64_t>(needed, uint64_t(std::max(sms, 1)) * std::max(per_sm, 1))));
+  return unsigned(std::max<uint64_t>(1, std::min<uint64_t>(needed, blocks)));
 }
 
 template <int kBytes, typename Kernel, typename... Args>
@@ -136,6 +160,11 @@ void rw_check(const TargetBuffers& t, const RaceLogView& log, bool commit, cudaS
 }
 
 void commit(const TargetBuffers& t, cudaStream_t stream) { launch<16>(commit_kernel, t, stream); }
+
+void remember_records(const RaceRecord* records, uint32_t count, const SeenTable& table, cudaStream_t stream) {
+  if (count == 0 || table.hashes == nullptr) return;
+  remember_records_kernel<<<std::min<uint32_t>((count + kThreads - 1) / kThreads, 1024), kThreads, 0, stream>>>(records, count, table);
+}
 
 void merge_ordered(const TargetBuffers& t, bool replicate_after, cudaStream_t stream) {
   if (replicate_after) launch<16>(merge_ordered_kernel<true>, t, stream);

@@ -28,21 +28,6 @@ std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records) {
   return merged;
 }
 
-RaceRecord record_key(const RaceRecord& r) {
-  RaceRecord key = r;
-  key.block = kNoUnit;
-  if (r.target & kRegisterTarget) key.byte_lo = key.byte_hi = 0;  // one race per local, whichever threads
-  return key;
-}
-
-size_t RecordHash::operator()(const RaceRecord& r) const {
-  uint64_t h = 1469598103934665603ull;  // FNV-1a over the fields
-  for (uint64_t v : {uint64_t(r.kind), uint64_t(r.target), uint64_t(r.region), uint64_t(r.unit_a), uint64_t(r.unit_b),
-                     uint64_t(r.block), r.byte_lo, r.byte_hi})
-    h = (h ^ v) * 1099511628211ull;
-  return size_t(h);
-}
-
 std::vector<BlockMergedRecord> merge_record_blocks(const std::vector<RaceRecord>& records) {
   std::vector<BlockMergedRecord> out;
   std::unordered_map<RaceRecord, size_t, RecordHash> first;  // record_key -> its index in out

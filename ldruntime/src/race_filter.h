@@ -32,11 +32,8 @@ struct BlockMergedRecord {
 };
 std::vector<BlockMergedRecord> merge_record_blocks(const std::vector<RaceRecord>& records);
 
-// The record without its block (a register race: without its thread either): what stays the same
-// when the same race happens in another block or another launch.
-RaceRecord record_key(const RaceRecord& r);
 struct RecordHash {
-  size_t operator()(const RaceRecord& r) const;
+  size_t operator()(const RaceRecord& r) const { return size_t(record_hash(r)); }
 };
 
 // The device records a clone's launches logged so far, by record_key: a kernel launched in a loop

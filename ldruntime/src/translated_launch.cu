@@ -323,8 +323,44 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
 std::mutex layouts_mutex;
 std::map<std::pair<const void*, int>, std::vector<unsigned long long>> layouts;
 
+// A clone's SeenTable on the device (race_record.h), made at its first launch that logs a record.
+class DeviceSeenTable {
+ public:
+  // Half full at 64K keys (6 MiB): scan_race's records differ in their byte runs from block to block
+  // (value-based: a byte stored with its old value splits a run), and filled 32K keys at once.
+  static constexpr uint32_t kSlots = 1u << 17;
+  SeenTable view() const {
+    if (!hashes_) return {};
+    return SeenTable{hashes_.get<unsigned long long>(), keys_.get<RaceRecord>(), kSlots - 1, fill_.get<unsigned int>()};
+  }
+  // Adds the keys of a launch's logged records (still on the device), then waits for it: the log is
+  // freed after, and the next launch may be on another stream.
+  void remember(const RaceRecord* records, uint32_t count, cudaStream_t stream) {
+    if (count == 0) return;
+    if (!hashes_) {
+      hashes_ = DeviceBuffer::allocate(kSlots * sizeof(unsigned long long), stream);
+      keys_ = DeviceBuffer::allocate(kSlots * sizeof(RaceRecord), stream);
+      fill_ = DeviceBuffer::allocate(sizeof(unsigned int), stream);
+      if (!hashes_ || !keys_ || !fill_) {  // no room: the host's SeenRecords still drops them
+        cudaGetLastError();
+        hashes_ = {};
+        return;
+      }
+      cudaMemsetAsync(hashes_.get(), 0, hashes_.bytes(), stream);
+      cudaMemsetAsync(fill_.get(), 0, fill_.bytes(), stream);
+    }
+    kernels::remember_records(records, count, view(), stream);
+    cudaStreamSynchronize(stream);
+  }
+
+ private:
+  DeviceBuffer hashes_, keys_, fill_;
+};
+
 std::mutex seen_mutex;
 std::map<const void*, SeenRecords> seen_records;  // per clone
+// Per (clone, device); never destroyed, so no device memory is freed after the runtime shut down.
+auto& seen_tables = *new std::map<std::pair<const void*, int>, DeviceSeenTable>;
 
 std::vector<unsigned long long> known_layout(const void* clone, int device) {
   std::lock_guard<std::mutex> lock(layouts_mutex);
@@ -502,6 +538,16 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     return unchecked("no device memory for the race log");
   }
   cudaMemsetAsync(counters.get<void>(), 0, counters.bytes(), stream);
+  // Which blocks logged a race (level B's read-write records of those are inconclusive), and the keys
+  // of the records earlier launches logged, which this one's log drops.
+  DeviceBuffer raced_blocks = DeviceBuffer::allocate(blocks * sizeof(uint32_t), stream);
+  if (raced_blocks) cudaMemsetAsync(raced_blocks.get<void>(), 0, raced_blocks.bytes(), stream);
+  cudaGetLastError();
+  ctx.log_filter.raced_blocks = raced_blocks ? raced_blocks.get<uint32_t>() : nullptr;
+  {
+    std::lock_guard<std::mutex> lock(seen_mutex);
+    ctx.log_filter.seen = seen_tables[{checked, device}].view();
+  }
   ctx.log.records = records.get<RaceRecord>();
   ctx.log.count = counters.get<unsigned long long>() + kNumCounters;
   ctx.log.capacity = capacity;
@@ -621,6 +667,10 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   const uint64_t logged = count[kNumCounters];
   std::vector<RaceRecord> log(std::min<uint64_t>(logged, capacity));
   if (!log.empty()) cudaMemcpy(log.data(), records.get<void>(), log.size() * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
+  {
+    std::lock_guard<std::mutex> lock(seen_mutex);
+    seen_tables[{checked, device}].remember(records.get<RaceRecord>(), uint32_t(log.size()), stream);
+  }
   PhaseProfile::end("reports: copying level W's log");
 
   result.checked = true;
@@ -630,12 +680,17 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   result.regions += count[kRegionsChecked];
   std::vector<Race> races = std::move(result.races);
   if (block_reads) {
-    // Blocks level W saw race within themselves, before the records of earlier launches go: when the
-    // log overflowed, any block may have.
-    const bool overflowed = logged > log.size();
-    std::vector<bool> raced(overflowed ? 0 : blocks);
-    for (const RaceRecord& r : log)
-      if (r.block < raced.size()) raced[r.block] = true;
+    // Blocks level W saw race within themselves: from the device's flags, else from the log (when it
+    // overflowed, any block may have).
+    std::vector<uint32_t> raced(blocks);
+    bool overflowed = false;
+    if (raced_blocks) {
+      cudaMemcpy(raced.data(), raced_blocks.get<void>(), raced_blocks.bytes(), cudaMemcpyDeviceToHost);
+    } else {
+      overflowed = logged > log.size();
+      for (const RaceRecord& r : log)
+        if (r.block < raced.size()) raced[r.block] = 1;
+    }
     add_block_reads(races, block_reads, [&](uint32_t b) { return overflowed || (b < raced.size() && raced[b]); }, kernel);
   }
   PhaseProfile::end("reports: level B's read-write records");

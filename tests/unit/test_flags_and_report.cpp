@@ -185,6 +185,50 @@ RaceRecord record(RaceKind kind, uint32_t a, uint64_t lo, uint64_t hi, uint32_t 
   return RaceRecord{uint32_t(kind), target, a, kind == RaceKind::WriteWrite ? a + 1 : kNoUnit, lo, hi};
 }
 
+// The device's table of records earlier launches logged (race_record.h), run on host memory with a
+// plain compare-and-swap.
+TEST(SeenTable, FindsAddedKeysInAnyBlockAndNothingElse) {
+  std::vector<unsigned long long> hashes(16, 0);
+  std::vector<RaceRecord> keys(16);
+  unsigned int fill = 0;
+  const SeenTable table{hashes.data(), keys.data(), 15, &fill};
+  const auto cas = [](unsigned long long* p, unsigned long long expected, unsigned long long desired) {
+    const unsigned long long old = *p;
+    if (old == expected) *p = desired;
+    return old;
+  };
+  const auto claim = [](unsigned int* f) { return (*f)++; };
+  RaceRecord shared = record(RaceKind::WriteWrite, 2, 16, 20);
+  shared.block = 7;
+  shared.region = 5;
+  EXPECT_TRUE(seen_insert(table, record_key(shared), cas, claim));
+  RaceRecord elsewhere = shared;
+  elsewhere.block = 9;  // the same race in another block
+  EXPECT_TRUE(seen_contains(table, record_key(elsewhere)));
+  RaceRecord wider = shared;
+  wider.byte_hi = 24;
+  EXPECT_FALSE(seen_contains(table, record_key(wider)));
+  RaceRecord other_region = shared;
+  other_region.region = 6;
+  EXPECT_FALSE(seen_contains(table, record_key(other_region)));
+  // A register race is one per local, whichever thread logged it.
+  RaceRecord local = record(RaceKind::ReadWrite, 1, 33, 34, kRegisterTarget | 4);
+  EXPECT_TRUE(seen_insert(table, record_key(local), cas, claim));
+  local.byte_lo = 40;
+  local.byte_hi = 41;
+  EXPECT_TRUE(seen_contains(table, record_key(local)));
+  // Adding a key again takes no slot; the table takes keys until half of its 16 slots are claimed.
+  const unsigned int before = fill;
+  EXPECT_TRUE(seen_insert(table, record_key(elsewhere), cas, claim));
+  EXPECT_EQ(fill, before);
+  int added = 0;
+  for (uint64_t lo = 100; lo < 120; ++lo) added += seen_insert(table, record_key(record(RaceKind::WriteWrite, 0, lo, lo + 1)), cas, claim);
+  EXPECT_EQ(added, 6);
+  EXPECT_TRUE(seen_contains(table, record_key(record(RaceKind::WriteWrite, 0, 100, 101))));
+  EXPECT_FALSE(seen_contains(table, record_key(record(RaceKind::WriteWrite, 0, 119, 120))));
+  EXPECT_EQ(std::count(hashes.begin(), hashes.end(), 0ull), 8);
+}
+
 TEST(ByteRanges, AddMergesAndSubtractSplits) {
   ByteRanges set;
   set.add(10, 20);

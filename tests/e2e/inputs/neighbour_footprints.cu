@@ -6,7 +6,7 @@
 //     block's sum into sums[block], every thread its own element of out. Its output equals native.
 //   both_warps (4 blocks of 64 threads): lane 0 of warp 0 and lane 0 of warp 1 both store into
 //     sums[block] in one region: a write-write race between the two warps in every block, on
-//     sums[0] .. sums[3], and nothing else. Warp 1 sleeps first, so level B's two executions of a
+//     sums[0] .. sums[3] (and warp 0's read-write record on the same element), and nothing else. Warp 1 sleeps first, so level B's two executions of a
 //     block end with the same value (a block whose last writer changes between them gives level B
 //     read-write records, and those keep level W off global memory: README, "cannot see").
 #include <cstdio>

@@ -29,6 +29,9 @@ void merge_ordered(const TargetBuffers& t, bool replicate_after, cudaStream_t st
 // S stays as it was: batches of units that all start from S gather their changes there.
 void merge_ordered_into(const TargetBuffers& t, uint8_t* into, cudaStream_t stream);
 
+// Adds the keys of `count` records of a device log to `table` (SeenTable), for the next launches' logs.
+void remember_records(const RaceRecord* records, uint32_t count, const SeenTable& table, cudaStream_t stream);
+
 // How the fused ww-check holds one chunk of every copy. Registers<N>: N-byte chunks, all copies in
 // registers, each input read once (Registers16 up to 32 copies, Registers8/4 up to 64). Streaming:
 // any number of copies; builds U in one pass and re-reads the copies (mostly from L2) for pass 2.

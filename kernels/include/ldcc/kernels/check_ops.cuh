@@ -79,11 +79,40 @@ __device__ __forceinline__ uint8_t* copy_at(const TargetBuffers& t, uint32_t k, 
 // Slow-path helpers take everything by value: a reference to the caller's registers would force them
 // into local memory on the fast path too.
 
-// Bounded log, written only on the slow path where a race was found.
+// Bounded log, written only on the slow path where a race was found. Level W's goes through its
+// LogFilter: the block raced, and the record takes a slot unless an earlier launch logged its key.
+// Not inlined, and given scalars: inline, it cost the clones' site functions spills (backprop's level
+// W kernel ran 28% longer on the H100). The grid kernels of check_kernels.cu, whose logs never have a
+// filter, define LDCC_UNFILTERED_LOG: the call alone cost their fast paths a stack frame and spills.
+#ifndef LDCC_UNFILTERED_LOG
+static __device__ __noinline__ void log_filtered_race(const LogFilter* filter, RaceRecord* records,
+                                                      unsigned long long* count, uint32_t capacity, uint32_t kind,
+                                                      uint32_t target, uint32_t a, uint32_t b, uint64_t lo,
+                                                      uint64_t hi, uint32_t block, uint32_t region) {
+  const RaceRecord r{kind, target, a, b, lo, hi, block, region};
+  if (filter->raced_blocks && block != kNoUnit) filter->raced_blocks[block] = 1;
+  if (filter->seen.hashes && seen_contains(filter->seen, record_key(r))) return;
+  const unsigned long long slot = atomicAdd(count, 1ull);
+  if (slot < capacity) records[slot] = r;
+}
+#endif
+
 __device__ __forceinline__ void log_race(RaceLogView log, RaceKind kind, uint32_t target, uint32_t a,
                                          uint32_t b, uint64_t lo, uint64_t hi) {
+#ifndef LDCC_UNFILTERED_LOG
+  if (log.filter)
+    return log_filtered_race(log.filter, log.records, log.count, log.capacity, uint32_t(kind), target, a, b, lo, hi,
+                             log.block, log.region);
+#endif
   const unsigned long long slot = atomicAdd(log.count, 1ull);
   if (slot < log.capacity) log.records[slot] = RaceRecord{uint32_t(kind), target, a, b, lo, hi, log.block, log.region};
+}
+
+// Adds a logged record's key to `table` (between launches: kernels::remember_records).
+__device__ __forceinline__ void remember_record(const SeenTable& table, const RaceRecord& r) {
+  seen_insert(
+      table, record_key(r), [](unsigned long long* p, unsigned long long e, unsigned long long d) { return atomicCAS(p, e, d); },
+      [](unsigned int* fill) { return atomicAdd(fill, 1u); });
 }
 
 // Accumulates byte-level records of one chunk into maximal runs before logging them.

@@ -3,6 +3,13 @@
 #pragma once
 #include <cstdint>
 
+// Functions the device code and the host runtime both call.
+#if defined(__CUDACC__)
+#define LDCC_HOST_DEVICE __host__ __device__
+#else
+#define LDCC_HOST_DEVICE
+#endif
+
 namespace ldcc {
 
 enum class RaceKind : uint32_t { WriteWrite = 1, ReadWrite = 2 };
@@ -29,7 +36,7 @@ struct RaceRecord {
   uint32_t region = 0;
 };
 
-inline bool operator==(const RaceRecord& a, const RaceRecord& b) {
+LDCC_HOST_DEVICE inline bool operator==(const RaceRecord& a, const RaceRecord& b) {
   return a.kind == b.kind && a.target == b.target && a.unit_a == b.unit_a && a.unit_b == b.unit_b &&
          a.byte_lo == b.byte_lo && a.byte_hi == b.byte_hi && a.block == b.block && a.region == b.region;
 }
@@ -41,6 +48,72 @@ constexpr uint32_t kRegisterTarget = 0x80000000u;
 constexpr uint32_t kGlobalTarget = 0x40000000u;
 constexpr uint32_t kDiverged = 0xffffu;
 
+// The record without its block (a register race: without its thread either): what stays the same
+// when the same race happens in another block or another launch.
+LDCC_HOST_DEVICE inline RaceRecord record_key(const RaceRecord& r) {
+  RaceRecord key = r;
+  key.block = kNoUnit;
+  if (r.target & kRegisterTarget) key.byte_lo = key.byte_hi = 0;  // one race per local, whichever threads
+  return key;
+}
+
+// FNV-1a over the fields; never 0 (an empty slot of SeenTable).
+LDCC_HOST_DEVICE inline uint64_t record_hash(const RaceRecord& r) {
+  const uint64_t fields[] = {r.kind, r.target, r.region, r.unit_a, r.unit_b, r.block, r.byte_lo, r.byte_hi};
+  uint64_t h = 1469598103934665603ull;
+  for (uint64_t v : fields) h = (h ^ v) * 1099511628211ull;
+  return h ? h : 1;
+}
+
+// The record keys a kernel's earlier launches logged, on the device, so its log drops them before they
+// take a slot: a kernel launched in a loop logs the same races every time (scan_race: 65536 records,
+// the log's capacity, in each of 384 launches, copied and filtered on the host). Open addressing with
+// linear probing over mask + 1 slots; hashes[i] == 0: slot i is empty, else keys[i] has that hash.
+// Filled between launches (at most half full), only read during them.
+struct SeenTable {
+  unsigned long long* hashes = nullptr;
+  RaceRecord* keys = nullptr;
+  uint32_t mask = 0;
+  unsigned int* fill = nullptr;  // slots claimed
+};
+
+LDCC_HOST_DEVICE inline bool seen_contains(const SeenTable& t, const RaceRecord& key) {
+  const uint64_t h = record_hash(key);
+  for (uint32_t i = uint32_t(h) & t.mask, probes = 0; probes <= t.mask; i = (i + 1) & t.mask, ++probes) {
+    if (t.hashes[i] == 0) return false;
+    if (t.hashes[i] == h && t.keys[i] == key) return true;
+  }
+  return false;
+}
+
+// Adds `key` unless the table holds it or is half full. `cas(p, expected, desired)` returns *p's old
+// value (atomicCAS on the device). A slot is claimed by its hash and then gets its key, so two threads
+// adding the same key at once may both add it: a lookup finds either.
+template <typename Cas, typename Claim>
+LDCC_HOST_DEVICE bool seen_insert(const SeenTable& t, const RaceRecord& key, Cas cas, Claim claim) {
+  const uint64_t h = record_hash(key);
+  for (uint32_t i = uint32_t(h) & t.mask, probes = 0; probes <= t.mask; i = (i + 1) & t.mask, ++probes) {
+    unsigned long long current = t.hashes[i];
+    if (current == 0) {
+      if (claim(t.fill) >= (t.mask + 1) / 2) return false;
+      current = cas(&t.hashes[i], 0ull, (unsigned long long)h);
+      if (current == 0) {
+        t.keys[i] = key;
+        return true;
+      }
+    }
+    if (current == h && t.keys[i] == key) return true;
+  }
+  return false;
+}
+
+// What level W's log does besides logging: it drops the records whose key is in `seen` (the kernel's
+// earlier launches logged them), and sets raced_blocks[block] for every record, dropped or not.
+struct LogFilter {
+  SeenTable seen;
+  uint32_t* raced_blocks = nullptr;
+};
+
 // The bounded device log. `count` keeps counting past `capacity`, so overflow is known exactly.
 struct RaceLogView {
   RaceRecord* records;
@@ -48,6 +121,7 @@ struct RaceLogView {
   uint32_t capacity;
   uint32_t block = kNoUnit;  // copied into every record written through this view
   uint32_t region = 0;
+  const LogFilter* filter = nullptr;  // level W's (a pointer: the view is passed by value everywhere)
 };
 
 // Every private copy and the union copy U are padded to this many bytes: 32 lanes x 16 bytes, so the

@@ -88,6 +88,7 @@ struct LaunchCtx {
   uint64_t stride;                // one copy, padded
   uint64_t offsets[kMaxTargets];  // of each target in the layout
   RaceLogView log;
+  LogFilter log_filter;  // level W's log goes through it (block_log)
   unsigned long long* counters;
   uint32_t level;                   // Level
   uint32_t num_globals;             // 0: global memory is not privatized in this launch
@@ -695,6 +696,7 @@ __device__ __forceinline__ void assign(T& to, const T& from) {
 // The launch's log, stamped with this block and the region `arrive` settled on.
 __device__ __forceinline__ RaceLogView block_log(const ThreadState& t) {
   RaceLogView log = t.ctx->log;
+  log.filter = &t.ctx->log_filter;
   log.block = block_rank();
   log.region = t.bs->region_key & 0x7fffffffu;
   return log;

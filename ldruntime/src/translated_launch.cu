@@ -117,10 +117,15 @@ std::string footprint_problem(const std::vector<GlobalAllocation>& globals, std:
                               uint32_t blocks, bool widen) {
   const size_t n = globals.size();
   if (footprints.size() != uint64_t(blocks) * n * 2) return "level B shared copies between blocks (memory budget)";
-  for (size_t k = 0; widen && k < footprints.size(); k += 2)
+  // Either way within the allocation: a store past its end hits the copies' padding, and level W
+  // must not read or write past the end of the program's memory.
+  for (size_t k = 0; k < footprints.size(); k += 2)
     if (footprints[k + 1] > footprints[k]) {
-      footprints[k] &= ~15ull;
-      footprints[k + 1] = std::min<unsigned long long>((footprints[k + 1] + 15) & ~15ull, globals[(k / 2) % n].bytes);
+      if (widen) {
+        footprints[k] &= ~15ull;
+        footprints[k + 1] = (footprints[k + 1] + 15) & ~15ull;
+      }
+      footprints[k + 1] = std::min<unsigned long long>(footprints[k + 1], globals[(k / 2) % n].bytes);
     }
   for (size_t i = 0; i < n; ++i) {
     std::vector<std::pair<uint64_t, uint64_t>> spans;
@@ -540,13 +545,15 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   cudaMemsetAsync(counters.get<void>(), 0, counters.bytes(), stream);
   // Which blocks logged a race (level B's read-write records of those are inconclusive), and the keys
   // of the records earlier launches logged, which this one's log drops.
+  // Without the flags, which blocks raced comes from the log, so it must keep every record.
   DeviceBuffer raced_blocks = DeviceBuffer::allocate(blocks * sizeof(uint32_t), stream);
-  if (raced_blocks) cudaMemsetAsync(raced_blocks.get<void>(), 0, raced_blocks.bytes(), stream);
-  cudaGetLastError();
-  ctx.log_filter.raced_blocks = raced_blocks ? raced_blocks.get<uint32_t>() : nullptr;
-  {
+  if (raced_blocks) {
+    cudaMemsetAsync(raced_blocks.get<void>(), 0, raced_blocks.bytes(), stream);
+    ctx.log_filter.raced_blocks = raced_blocks.get<uint32_t>();
     std::lock_guard<std::mutex> lock(seen_mutex);
     ctx.log_filter.seen = seen_tables[{checked, device}].view();
+  } else {
+    cudaGetLastError();
   }
   ctx.log.records = records.get<RaceRecord>();
   ctx.log.count = counters.get<unsigned long long>() + kNumCounters;

@@ -141,7 +141,7 @@ struct RunLogger {
 // Slow path of the ww-check: the chunk has a byte written by two copies. Re-reads the copies byte by
 // byte and logs every pair of consecutive writers (see RaceRecord).
 template <int kBytes>
-__device__ __noinline__ void log_write_write(TargetBuffers t, uint64_t off, Chunk<kBytes> s, RaceLogView log) {
+static __device__ __noinline__ void log_write_write(TargetBuffers t, uint64_t off, Chunk<kBytes> s, RaceLogView log) {
   RunLogger runs{log, RaceKind::WriteWrite, t.target_id};
   for (int b = 0; b < kBytes && off + b < t.bytes; ++b) {
     const uint8_t sb = chunk_byte(s.w, b);
@@ -157,7 +157,7 @@ __device__ __noinline__ void log_write_write(TargetBuffers t, uint64_t off, Chun
 
 // Slow path of the rw-check: copy k's pass-2 bytes differ from U somewhere in this chunk.
 template <int kBytes>
-__device__ __noinline__ void log_read_write(TargetBuffers t, uint64_t off, uint32_t k, Chunk<kBytes> u, Chunk<kBytes> p,
+static __device__ __noinline__ void log_read_write(TargetBuffers t, uint64_t off, uint32_t k, Chunk<kBytes> u, Chunk<kBytes> p,
                                             RaceLogView log) {
   RunLogger runs{log, RaceKind::ReadWrite, t.target_id};
   for (int b = 0; b < kBytes && off + b < t.bytes; ++b)

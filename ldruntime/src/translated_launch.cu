@@ -338,8 +338,8 @@ class DeviceSeenTable {
     if (!hashes_) return {};
     return SeenTable{hashes_.get<unsigned long long>(), keys_.get<RaceRecord>(), kSlots - 1, fill_.get<unsigned int>()};
   }
-  // Adds the keys of a launch's logged records (still on the device), then waits for it: the log is
-  // freed after, and the next launch may be on another stream.
+  // Adds the keys of a launch's logged records (still on the device) on `stream`; the caller waits for
+  // it, outside the lock, before the log is freed (the next launch may be on another stream).
   void remember(const RaceRecord* records, uint32_t count, cudaStream_t stream) {
     if (count == 0) return;
     if (!hashes_) {
@@ -355,7 +355,6 @@ class DeviceSeenTable {
       cudaMemsetAsync(fill_.get(), 0, fill_.bytes(), stream);
     }
     kernels::remember_records(records, count, view(), stream);
-    cudaStreamSynchronize(stream);
   }
 
  private:
@@ -544,8 +543,8 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   }
   cudaMemsetAsync(counters.get<void>(), 0, counters.bytes(), stream);
   // Which blocks logged a race (level B's read-write records of those are inconclusive), and the keys
-  // of the records earlier launches logged, which this one's log drops.
-  // Without the flags, which blocks raced comes from the log, so it must keep every record.
+  // of the records earlier launches logged, which this one's log drops: only with the flags, since
+  // without them which blocks raced comes from the log, which must then keep every record.
   DeviceBuffer raced_blocks = DeviceBuffer::allocate(blocks * sizeof(uint32_t), stream);
   if (raced_blocks) {
     cudaMemsetAsync(raced_blocks.get<void>(), 0, raced_blocks.bytes(), stream);
@@ -674,9 +673,12 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   const uint64_t logged = count[kNumCounters];
   std::vector<RaceRecord> log(std::min<uint64_t>(logged, capacity));
   if (!log.empty()) cudaMemcpy(log.data(), records.get<void>(), log.size() * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
-  {
-    std::lock_guard<std::mutex> lock(seen_mutex);
-    seen_tables[{checked, device}].remember(records.get<RaceRecord>(), uint32_t(log.size()), stream);
+  if (!log.empty()) {
+    {
+      std::lock_guard<std::mutex> lock(seen_mutex);
+      seen_tables[{checked, device}].remember(records.get<RaceRecord>(), uint32_t(log.size()), stream);
+    }
+    cudaStreamSynchronize(stream);
   }
   PhaseProfile::end("reports: copying level W's log");
 

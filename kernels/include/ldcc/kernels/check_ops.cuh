@@ -84,6 +84,12 @@ __device__ __forceinline__ uint8_t* copy_at(const TargetBuffers& t, uint32_t k, 
 // Not inlined, and given scalars: inline, it cost the clones' site functions spills (backprop's level
 // W kernel ran 28% longer on the H100). The grid kernels of check_kernels.cu, whose logs never have a
 // filter, define LDCC_UNFILTERED_LOG: the call alone cost their fast paths a stack frame and spills.
+__device__ __forceinline__ void append_record(RaceRecord* records, unsigned long long* count, uint32_t capacity,
+                                              const RaceRecord& r) {
+  const unsigned long long slot = atomicAdd(count, 1ull);
+  if (slot < capacity) records[slot] = r;
+}
+
 #ifndef LDCC_UNFILTERED_LOG
 static __device__ __noinline__ void log_filtered_race(const LogFilter* filter, RaceRecord* records,
                                                       unsigned long long* count, uint32_t capacity, uint32_t kind,
@@ -92,8 +98,7 @@ static __device__ __noinline__ void log_filtered_race(const LogFilter* filter, R
   const RaceRecord r{kind, target, a, b, lo, hi, block, region};
   if (filter->raced_blocks && block != kNoUnit) filter->raced_blocks[block] = 1;
   if (filter->seen.hashes && seen_contains(filter->seen, record_key(r))) return;
-  const unsigned long long slot = atomicAdd(count, 1ull);
-  if (slot < capacity) records[slot] = r;
+  append_record(records, count, capacity, r);
 }
 #endif
 
@@ -104,8 +109,7 @@ __device__ __forceinline__ void log_race(RaceLogView log, RaceKind kind, uint32_
     return log_filtered_race(log.filter, log.records, log.count, log.capacity, uint32_t(kind), target, a, b, lo, hi,
                              log.block, log.region);
 #endif
-  const unsigned long long slot = atomicAdd(log.count, 1ull);
-  if (slot < log.capacity) log.records[slot] = RaceRecord{uint32_t(kind), target, a, b, lo, hi, log.block, log.region};
+  append_record(log.records, log.count, log.capacity, RaceRecord{uint32_t(kind), target, a, b, lo, hi, log.block, log.region});
 }
 
 // Adds a logged record's key to `table` (between launches: kernels::remember_records).

@@ -503,10 +503,17 @@ __device__ T* global_ptr(const ThreadState& t, T* p) {
   return p;
 }
 
+// Where a pointer into some copy of global target g lies in the target: looked for first in the
+// thread's own copy, without a 64-bit division (the stores of a kernel's inner loop).
+__device__ __forceinline__ uint64_t offset_in_target(const ThreadState& t, const GlobalTarget& g, const void* p) {
+  const uint8_t* b = reinterpret_cast<const uint8_t*>(p);
+  const uint64_t off = uint64_t(b - (g.copies + uint64_t(t.global_copy) * g.stride));
+  return off < g.stride ? off : uint64_t(b - g.copies) % g.stride;
+}
+
 static __device__ __noinline__ void watch_store(const ThreadState& t, uint32_t target, const void* p, uint32_t size) {
   const LaunchCtx& c = *t.ctx;
-  const GlobalTarget& g = c.globals[target];
-  const uint64_t off = uint64_t(reinterpret_cast<const uint8_t*>(p) - g.copies) % g.stride;
+  const uint64_t off = offset_in_target(t, c.globals[target], p);
   for (uint32_t w = 0; w < c.num_watches; ++w) {
     const Watch& r = c.watches[w];
     if (r.target != target || off >= r.hi || off + size <= r.lo) continue;
@@ -530,10 +537,7 @@ static __device__ __noinline__ void log_store(ThreadState& t, void* p, uint32_t 
 // warp copies merges only those at a site; level B gathers them into each block's store footprint.
 __device__ __forceinline__ void note_written(ThreadState& t, int i, const void* p, uint32_t size) {
   if (i < 0) return;
-  const GlobalTarget& g = t.ctx->globals[i];
-  // In the thread's own copy, without a 64-bit division (the stores of a kernel's inner loop).
-  uint64_t off = uint64_t(reinterpret_cast<const uint8_t*>(p) - (g.copies + uint64_t(t.global_copy) * g.stride));
-  if (off >= g.stride) off = uint64_t(reinterpret_cast<const uint8_t*>(p) - g.copies) % g.stride;
+  const uint64_t off = offset_in_target(t, t.ctx->globals[i], p);
   t.written_lo[i] = min(t.written_lo[i], off);
   t.written_hi[i] = max(t.written_hi[i], off + size);
 }
@@ -597,7 +601,7 @@ struct AtomicCall {
       if (const int i = __isGlobal(p) ? global_copy_target(t, p) : -1; i >= 0) {
         const GlobalTarget& g = t.ctx->globals[i];
         t.ctx->counters[kGlobalAtomics] = 1;
-        const uint64_t off = uint64_t(reinterpret_cast<uint8_t*>(p) - g.copies) % g.stride;
+        const uint64_t off = offset_in_target(t, g, p);
         return reinterpret_cast<T*>(g.copies + uint64_t(t.ctx->atomics_copy) * g.stride + off);
       }
       if (t.blocks_level()) return p;

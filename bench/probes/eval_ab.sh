@@ -5,7 +5,7 @@
 # Optionally also check mode under several LDCC_MEM_LIMIT values (level B in rounds).
 # Usage (on the GPU machine, from the repository root):
 #   bench/probes/eval_ab.sh OUT PATCH "prog1 prog2 ..." [REPEAT] ["limit1 limit2 ..." "progs for limits"]
-# PATCH may be "-" (one tree only). Writes OUT/ab.csv: variant,program,mode,limit,run,gpu_ms and
+# PATCH may be "-" (one tree only), or several patches separated by commas (variants B, C, ...). Writes OUT/ab.csv: variant,program,mode,limit,run,gpu_ms and
 # OUT/profiles/<variant>.<program>.<mode>[.<limit>].csv.
 set -uo pipefail
 out="$1" patch="$2" programs="$3" repeat="${4:-3}" limits="${5:-}" limit_programs="${6:-}"
@@ -21,12 +21,16 @@ gpu_ms() { sed -n 's/^gpu_ms \([0-9.]*\).*/\1/p' "$1" | tail -1; }
 echo "variant,program,mode,limit,run,gpu_ms" > "$out/ab.csv"
 variants=(A)
 build "$root" /tmp/ab-A || { tail -30 "$out/build-ab-A.log"; exit 1; }
-if [ "$patch" != "-" ]; then
+names=(B C D E)
+IFS=, read -ra patches <<< "$patch"
+for i in "${!patches[@]}"; do
+  [ "${patches[$i]}" = "-" ] && continue
+  v=${names[$i]}
   rm -rf /tmp/ab-tree && mkdir -p /tmp/ab-tree && cp -r "$root"/. /tmp/ab-tree/ && rm -rf /tmp/ab-tree/build*
-  (cd /tmp/ab-tree && patch -p1 < "$root/$patch") > "$out/patch.log" 2>&1 || { cat "$out/patch.log"; exit 1; }
-  build /tmp/ab-tree /tmp/ab-B || { tail -30 "$out/build-ab-B.log"; exit 1; }
-  variants+=(B)
-fi
+  (cd /tmp/ab-tree && patch -p1 < "$root/${patches[$i]}") > "$out/patch-$v.log" 2>&1 || { cat "$out/patch-$v.log"; exit 1; }
+  build /tmp/ab-tree "/tmp/ab-$v" || { tail -30 "$out/build-ab-$v.log"; exit 1; }
+  variants+=("$v")
+done
 for v in "${variants[@]}"; do
   bin="/tmp/ab-$v/examples/eval"
   for p in $programs; do

@@ -447,13 +447,13 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     PhaseProfile::end("level B pass 1");
     // One copy per block (so a single round, and copy k is block k): the pass-1 diff is each
     // block's write footprint, kept for level W.
-    std::optional<BlockFootprints> footprints;
-    if (copies == blocks && !atomics) footprints.emplace(targets.size(), blocks, stream);
+    std::shared_ptr<BlockFootprints> footprints;
+    if (copies == blocks && !atomics) footprints = std::make_shared<BlockFootprints>(targets.size(), blocks, stream);
     if (timed) timer->mark(RoundTimer::kWwStart, stream);
     for (size_t i = 0; i < targets.size(); ++i)
       kernels::ww_check_fused(buffers(i, copies + 1), log, stream, footprints ? footprints->of(i) : FootprintBounds{});
     if (timed) timer->mark(RoundTimer::kWwChecked, stream);
-    if (footprints) outcome.footprints = footprints->read(stream);
+    if (footprints) outcome.read_footprints = [footprints, stream] { return footprints->read(stream); };
     PhaseProfile::end("ww-check and footprints");
     // Atomic results differ between executions by nature; a re-execution would compare them. With
     // global atomics level B checks write-write races only.
@@ -566,7 +566,7 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
   outcome.checked = true;
   outcome.atomics = atomics;
   if (store_footprints && !atomics) outcome.store_footprints = store_footprints->read(stream);
-  if (atomics) outcome.footprints.clear();
+  if (atomics) outcome.read_footprints = nullptr;
   outcome.copies = copies;
   outcome.rounds = plan->rounds();
   outcome.extra_device_bytes = arena.buffer.bytes() + arena.table.bytes() + arena.records.bytes() +

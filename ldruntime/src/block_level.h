@@ -54,13 +54,15 @@ struct BlockLevelOutcome {
   uint64_t extra_device_bytes = 0;
   uint64_t dropped_records = 0;
   bool atomics = false;  // the kernel did global atomics (level B checked write-write races only)
-  // Each block's write footprint, [lo, hi) per target, at footprints[2 * (block * targets + target)]
-  // (hi == 0: the block wrote nothing), two ways; each empty where it was not gathered, and both with
-  // global atomics:
-  //   footprints: with one copy per block, the bytes its copy changed;
+  // Each block's write footprint, [lo, hi) per target, at [2 * (block * targets + target)] (hi == 0:
+  // the block wrote nothing), two ways; neither where it was not gathered, nor with global atomics:
+  //   read_footprints: with one copy per block, the bytes its copy changed, read from the device when
+  //     called (level W asks only when the hooks' footprints do not serve: the read waits for the
+  //     device, once per launch);
   //   store_footprints: the bytes its stores hit (the hooks', so byte-exact; none where
   //     KernelDesc::warp_turns says some stores pass them by).
-  std::vector<unsigned long long> footprints, store_footprints;
+  std::function<std::vector<unsigned long long>()> read_footprints;
+  std::vector<unsigned long long> store_footprints;
   bool fewer_copies_by_cost = false;    // fewer copies than memory allows, by run_block_level's choice
 };
 

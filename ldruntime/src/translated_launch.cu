@@ -150,7 +150,8 @@ std::vector<unsigned long long> level_w_footprints(const std::vector<GlobalAlloc
                                                    const BlockLevelOutcome& b, uint32_t blocks, std::string& why) {
   why = "level B gathered no footprints";
   for (bool from_stores : {true, false}) {
-    std::vector<unsigned long long> f = from_stores ? b.store_footprints : b.footprints;
+    std::vector<unsigned long long> f = from_stores ? b.store_footprints
+                                        : b.read_footprints ? b.read_footprints() : std::vector<unsigned long long>{};
     if (f.empty()) continue;
     why = footprint_problem(globals, f, blocks, !from_stores);
     if (why.empty()) return f;

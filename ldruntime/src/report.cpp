@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <sstream>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 
 #include "flags.h"
 
@@ -83,24 +85,96 @@ size_t RaceHash::operator()(const Race& r) const {
   return h;
 }
 
-std::vector<Race> coalesce(std::vector<Race> races) {
-  // Sorted through indices: a Race is a dozen strings, and moving them in the sort cost more than
-  // the comparisons.
-  std::vector<uint32_t> order(races.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return RaceOrder()(races[a], races[b]); });
-  std::vector<Race> merged;
-  merged.reserve(races.size());
-  for (uint32_t i : order) {
-    Race& race = races[i];
-    // Same race if it continues the previous range or falls in the element where that one ends.
-    const auto element_end = [](const Race& r) { return (r.byte_hi + r.element_size - 1) / r.element_size * r.element_size; };
-    if (!merged.empty() && identity(merged.back()) == identity(race) && race.byte_lo <= element_end(merged.back())) {
-      merged.back().byte_hi = std::max(merged.back().byte_hi, race.byte_hi);
-      merged.back().other_blocks = std::max(merged.back().other_blocks, race.other_blocks);
+namespace {
+
+// Races sorted through integer keys: a Race is a dozen strings, and comparing (or moving) them in the
+// sort cost more than everything else. Each string field becomes its rank among the field's distinct
+// values; a racy launch has thousands of races whose strings are mostly equal (the region's text).
+struct CoalesceKey {
+  // identity's fields in its order, units_a and units_b (between unit_kind and block) left to `race`.
+  uint32_t kind;
+  std::array<uint32_t, 4> before;  // space, kernel, region, target
+  uint64_t element_size;
+  uint32_t unit_kind;
+  std::array<uint32_t, 3> after;   // block, element, units_text
+  uint64_t lo, hi;
+  const Race* race;
+
+  auto head() const { return std::tie(kind, before, element_size, unit_kind); }
+  auto tail() const { return std::tie(after); }
+  // `merged`: this key's race, moved into the merged list.
+  bool same_identity(const CoalesceKey& o, const Race& merged) const {
+    return head() == o.head() && merged.units_a == o.race->units_a && merged.units_b == o.race->units_b && tail() == o.tail();
+  }
+  bool operator<(const CoalesceKey& o) const {
+    if (head() != o.head()) return head() < o.head();
+    if (race->units_a != o.race->units_a) return race->units_a < o.race->units_a;
+    if (race->units_b != o.race->units_b) return race->units_b < o.race->units_b;
+    return std::tie(after, lo, hi) < std::tie(o.after, o.lo, o.hi);
+  }
+};
+
+// Each race's `field` as its rank among the field's distinct values, into out[i].
+void string_ranks(const std::vector<Race>& races, const std::string Race::*field, const std::vector<uint32_t*>& out) {
+  std::unordered_map<std::string_view, uint32_t> index;
+  std::vector<std::string_view> distinct;
+  std::vector<uint32_t> of(races.size());
+  for (size_t i = 0; i < races.size(); ++i) {
+    const std::string& value = races[i].*field;
+    if (i && value == races[i - 1].*field) {  // most often: no hashing
+      of[i] = of[i - 1];
       continue;
     }
-    merged.push_back(std::move(race));
+    auto [it, fresh] = index.emplace(value, uint32_t(distinct.size()));
+    if (fresh) distinct.push_back(it->first);
+    of[i] = it->second;
+  }
+  std::vector<uint32_t> order(distinct.size()), rank(distinct.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return distinct[a] < distinct[b]; });
+  for (uint32_t r = 0; r < order.size(); ++r) rank[order[r]] = r;
+  for (size_t i = 0; i < races.size(); ++i) *out[i] = rank[of[i]];
+}
+
+}  // namespace
+
+std::vector<Race> coalesce(std::vector<Race> races) {
+  std::vector<CoalesceKey> keys(races.size());
+  for (size_t i = 0; i < races.size(); ++i) {
+    const Race& r = races[i];
+    keys[i].kind = uint32_t(r.kind);
+    keys[i].element_size = r.element_size;
+    keys[i].lo = r.byte_lo;
+    keys[i].hi = r.byte_hi;
+    keys[i].race = &r;
+  }
+  std::vector<uint32_t*> out(races.size());
+  const auto rank_into = [&](const std::string Race::*field, auto slot) {
+    for (size_t i = 0; i < races.size(); ++i) out[i] = slot(keys[i]);
+    string_ranks(races, field, out);
+  };
+  rank_into(&Race::space, [](CoalesceKey& k) { return &k.before[0]; });
+  rank_into(&Race::kernel, [](CoalesceKey& k) { return &k.before[1]; });
+  rank_into(&Race::region, [](CoalesceKey& k) { return &k.before[2]; });
+  rank_into(&Race::target, [](CoalesceKey& k) { return &k.before[3]; });
+  rank_into(&Race::unit_kind, [](CoalesceKey& k) { return &k.unit_kind; });
+  rank_into(&Race::block, [](CoalesceKey& k) { return &k.after[0]; });
+  rank_into(&Race::element, [](CoalesceKey& k) { return &k.after[1]; });
+  rank_into(&Race::units_text, [](CoalesceKey& k) { return &k.after[2]; });
+  std::sort(keys.begin(), keys.end());
+  std::vector<Race> merged;
+  merged.reserve(races.size());
+  const CoalesceKey* last = nullptr;
+  for (const CoalesceKey& k : keys) {
+    // Same race if it continues the previous range or falls in the element where that one ends.
+    const auto element_end = [](const Race& r) { return (r.byte_hi + r.element_size - 1) / r.element_size * r.element_size; };
+    if (last && last->same_identity(k, merged.back()) && k.lo <= element_end(merged.back())) {
+      merged.back().byte_hi = std::max(merged.back().byte_hi, k.hi);
+      merged.back().other_blocks = std::max(merged.back().other_blocks, k.race->other_blocks);
+      continue;
+    }
+    last = &k;
+    merged.push_back(std::move(races[k.race - races.data()]));
   }
   return merged;
 }
@@ -243,7 +317,7 @@ ProcessReport::ProcessReport() {
   std::atexit([] { ProcessReport::instance().finish(); });
 }
 
-void ProcessReport::add(const LaunchResult& result) {
+void ProcessReport::add(LaunchResult result) {
   std::lock_guard<std::mutex> lock(report_mutex);
   if (result.deterministic) (result.checked ? ordered_ : native_)++;
   else (result.checked ? launches_ : unchecked_)++;
@@ -252,12 +326,12 @@ void ProcessReport::add(const LaunchResult& result) {
   dropped_ += result.dropped_records;
   peak_extra_bytes_ = std::max(peak_extra_bytes_, result.extra_device_bytes);
   const size_t first_fresh = races_.size();
-  for (const Race& race : result.races) {
+  for (Race& race : result.races) {
     // Seen before in this process (a kernel launched in a loop), however many blocks saw it there.
     const size_t hash = RaceHash()(race);
     const auto [same_begin, same_end] = reported_.equal_range(hash);
     if (std::any_of(same_begin, same_end, [&](const auto& entry) { return RaceSame()(races_[entry.second], race); })) continue;
-    races_.push_back(race);
+    races_.push_back(std::move(race));
     reported_.emplace(hash, races_.size() - 1);
   }
   // One text per group; a group printed after an earlier launch is not printed again.

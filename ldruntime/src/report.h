@@ -44,7 +44,7 @@ std::string deterministic_summary_line(uint64_t ordered, uint64_t native);
 class ProcessReport {
  public:
   static ProcessReport& instance();
-  void add(const LaunchResult& result);
+  void add(LaunchResult result);  // moves its races in: pass an rvalue where they are not needed after
   std::vector<Race> races() const;
   uint64_t peak_extra_bytes() const;  // the most device memory one checked launch added
   void finish();  // summary, JSON, exit code; runs once, at exit

@@ -65,6 +65,55 @@ TEST(Report, CoalescesRangesThatShareAnElement) {
   EXPECT_EQ(merged[1].byte_lo, 9u);
 }
 
+// coalesce sorts by ranks of the string fields; this is the same merge sorting the races themselves.
+std::vector<Race> coalesce_by_race_order(std::vector<Race> races) {
+  std::stable_sort(races.begin(), races.end(), RaceOrder());
+  std::vector<Race> merged;
+  for (Race& r : races) {
+    if (!merged.empty()) {
+      Race& last = merged.back();
+      Race widened = last;
+      widened.byte_lo = r.byte_lo;
+      widened.byte_hi = r.byte_hi;
+      const uint64_t element_end = (last.byte_hi + last.element_size - 1) / last.element_size * last.element_size;
+      if (RaceSame()(widened, r) && r.byte_lo <= element_end) {
+        last.byte_hi = std::max(last.byte_hi, r.byte_hi);
+        last.other_blocks = std::max(last.other_blocks, r.other_blocks);
+        continue;
+      }
+    }
+    merged.push_back(r);
+  }
+  return merged;
+}
+
+TEST(Report, CoalesceMatchesSortingTheRacesThemselves) {
+  // Many races over few distinct strings, units and ranges, in a scrambled order.
+  std::vector<Race> races;
+  uint32_t state = 12345;
+  auto next = [&](uint32_t n) { return (state = state * 1103515245u + 12345u) / 65536u % n; };
+  for (int i = 0; i < 3000; ++i) {
+    Race r = race(next(2) ? RaceKind::WriteWrite : RaceKind::ReadWrite, 0, 0, {next(3)}, {});
+    if (next(2)) r.units_b = {next(3), next(2)};
+    r.space = next(2) ? "global" : "shared";
+    r.region = next(2) ? "from a:1 to a:9" : "from a:1 to a:10";
+    r.target = next(3) ? "out" : "o";
+    r.element_size = next(2) ? 4 : 1;
+    r.block = "(" + std::to_string(next(3)) + ",0,0)";
+    r.units_text = next(4) ? "" : "warp " + std::to_string(next(12));
+    r.byte_lo = next(64);
+    r.byte_hi = r.byte_lo + 1 + next(6);
+    r.other_blocks = next(5);
+    races.push_back(r);
+  }
+  const std::vector<Race> expected = coalesce_by_race_order(races), merged = coalesce(races);
+  ASSERT_EQ(merged.size(), expected.size());
+  for (size_t i = 0; i < merged.size(); ++i) {
+    EXPECT_TRUE(RaceSame()(merged[i], expected[i])) << i;
+    EXPECT_EQ(merged[i].other_blocks, expected[i].other_blocks) << i;
+  }
+}
+
 TEST(Report, HumanTextNamesVariableElementBytesAndUnits) {
   EXPECT_EQ(format_race(race(RaceKind::WriteWrite, 12, 16, {3}, {7})),
             "ldcc: write-write race on global memory\n"

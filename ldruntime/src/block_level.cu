@@ -424,6 +424,7 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     store_footprints.emplace(targets.size(), blocks, stream);
     if (!store_footprints->device()) store_footprints.reset();
   }
+  uint64_t diff_footprint_bytes = 0;  // the copies' diff footprints, held until level W asks for them
   RoundTimer* timer = measured ? &RoundTimer::of_this_thread() : nullptr;
   for (uint32_t round = 0; round < plan->rounds(); ++round) {
     const std::vector<uint32_t> table = plan->copy_table(round);
@@ -453,7 +454,10 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     for (size_t i = 0; i < targets.size(); ++i)
       kernels::ww_check_fused(buffers(i, copies + 1), log, stream, footprints ? footprints->of(i) : FootprintBounds{});
     if (timed) timer->mark(RoundTimer::kWwChecked, stream);
-    if (footprints) outcome.read_footprints = [footprints, stream] { return footprints->read(stream); };
+    if (footprints) {
+      outcome.read_footprints = [footprints, stream] { return footprints->read(stream); };
+      diff_footprint_bytes = footprints->bytes();
+    }
     PhaseProfile::end("ww-check and footprints");
     // Atomic results differ between executions by nature; a re-execution would compare them. With
     // global atomics level B checks write-write races only.
@@ -566,12 +570,11 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
   outcome.checked = true;
   outcome.atomics = atomics;
   if (store_footprints && !atomics) outcome.store_footprints = store_footprints->read(stream);
-  if (atomics) outcome.read_footprints = nullptr;
   outcome.copies = copies;
   outcome.rounds = plan->rounds();
   outcome.extra_device_bytes = arena.buffer.bytes() + arena.table.bytes() + arena.records.bytes() +
                                (read_records ? read_records->bytes() : arena.read_records.bytes()) + arena.count.bytes() +
-                               (store_footprints ? store_footprints->bytes() : 0);
+                               (store_footprints ? store_footprints->bytes() : 0) + diff_footprint_bytes;
   if (parse_count(flags().verbose).value_or(0))
     std::fprintf(stderr, "ldcc: %s: level B over %zu global targets (%llu bytes per copy): %u blocks, %u copies, %u rounds%s\n",
                  desc.name, targets.size(), (unsigned long long)per_copy, blocks, copies, plan->rounds(),

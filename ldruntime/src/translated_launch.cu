@@ -321,7 +321,7 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
     std::fprintf(stderr, "ldcc: error: the deterministic launch of '%s' failed: %s\n", desc.name, cudaGetErrorString(err));
     return "";
   }
-  ProcessReport::instance().add(result);
+  ProcessReport::instance().add(std::move(result));
   return "";
 }
 
@@ -329,37 +329,64 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
 std::mutex layouts_mutex;
 std::map<std::pair<const void*, int>, std::vector<unsigned long long>> layouts;
 
-// A clone's SeenTable on the device (race_record.h), made at its first launch that logs a record.
+// A clone's SeenTable on the device (race_record.h), made at its first launch that logs a record and
+// grown from the host's SeenRecords when the keys outgrow it: a full table drops no more records, and
+// then every launch fills the log with records the host drops again (scan_race: 126K keys, 8.4M
+// records logged, copied and dropped on the host, 246 ms of its 880).
 class DeviceSeenTable {
  public:
-  // Half full at 64K keys (6 MiB): scan_race's records differ in their byte runs from block to block
-  // (value-based: a byte stored with its old value splits a run), and filled 32K keys at once.
-  static constexpr uint32_t kSlots = 1u << 17;
+  static constexpr uint32_t kFirstSlots = 1u << 17;  // 6 MiB
+  static constexpr uint32_t kMaxSlots = 1u << 21;    // 112 MiB, a million keys
   SeenTable view() const {
     if (!hashes_) return {};
-    return SeenTable{hashes_.get<unsigned long long>(), keys_.get<RaceRecord>(), kSlots - 1, fill_.get<unsigned int>()};
+    return SeenTable{hashes_.get<unsigned long long>(), keys_.get<RaceRecord>(), slots_ - 1, fill_.get<unsigned int>()};
   }
+  uint64_t bytes() const { return hashes_.bytes() + keys_.bytes() + fill_.bytes(); }
   // Adds the keys of a launch's logged records (still on the device) on `stream`; the caller waits for
   // it, outside the lock, before the log is freed (the next launch may be on another stream).
   void remember(const RaceRecord* records, uint32_t count, cudaStream_t stream) {
     if (count == 0) return;
-    if (!hashes_) {
-      hashes_ = DeviceBuffer::allocate(kSlots * sizeof(unsigned long long), stream);
-      keys_ = DeviceBuffer::allocate(kSlots * sizeof(RaceRecord), stream);
-      fill_ = DeviceBuffer::allocate(sizeof(unsigned int), stream);
-      if (!hashes_ || !keys_ || !fill_) {  // no room: the host's SeenRecords still drops them
-        cudaGetLastError();
-        hashes_ = {};
-        return;
-      }
-      cudaMemsetAsync(hashes_.get(), 0, hashes_.bytes(), stream);
-      cudaMemsetAsync(fill_.get(), 0, fill_.bytes(), stream);
-    }
+    if (!hashes_ && !make(kFirstSlots, stream)) return;  // no room: the host's SeenRecords still drops them
     kernels::remember_records(records, count, view(), stream);
+  }
+  // A table of four times the host's keys once they pass a quarter of the slots (a table takes keys
+  // until half full), filled with them all; the old one stays where the device has no room.
+  void grow_for(const SeenRecords& host, cudaStream_t stream) {
+    if (!hashes_ || host.size() <= slots_ / 4 || slots_ >= kMaxSlots) return;
+    uint32_t slots = slots_;
+    while (slots < kMaxSlots && slots < 4 * host.size()) slots *= 2;
+    const std::vector<RaceRecord> keys = host.keys();
+    DeviceBuffer upload = DeviceBuffer::allocate(keys.size() * sizeof(RaceRecord), stream);
+    DeviceSeenTable grown;
+    if (!upload || !grown.make(slots, stream)) {
+      cudaGetLastError();
+      return;
+    }
+    cudaMemcpyAsync(upload.get(), keys.data(), upload.bytes(), cudaMemcpyHostToDevice, stream);
+    kernels::remember_records(upload.get<RaceRecord>(), uint32_t(keys.size()), grown.view(), stream);
+    cudaStreamSynchronize(stream);  // before `keys` and the old table go
+    *this = std::move(grown);
   }
 
  private:
+  bool make(uint32_t slots, cudaStream_t stream) {
+    DeviceBuffer hashes = DeviceBuffer::allocate(slots * sizeof(unsigned long long), stream);
+    DeviceBuffer keys = DeviceBuffer::allocate(slots * sizeof(RaceRecord), stream);
+    DeviceBuffer fill = DeviceBuffer::allocate(sizeof(unsigned int), stream);
+    if (!hashes || !keys || !fill) {
+      cudaGetLastError();
+      return false;
+    }
+    cudaMemsetAsync(hashes.get(), 0, hashes.bytes(), stream);
+    cudaMemsetAsync(fill.get(), 0, fill.bytes(), stream);
+    hashes_ = std::move(hashes);
+    keys_ = std::move(keys);
+    fill_ = std::move(fill);
+    slots_ = slots;
+    return true;
+  }
   DeviceBuffer hashes_, keys_, fill_;
+  uint32_t slots_ = 0;
 };
 
 std::mutex seen_mutex;
@@ -547,11 +574,14 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   // of the records earlier launches logged, which this one's log drops: only with the flags, since
   // without them which blocks raced comes from the log, which must then keep every record.
   DeviceBuffer raced_blocks = DeviceBuffer::allocate(blocks * sizeof(uint32_t), stream);
+  uint64_t seen_bytes = 0;
   if (raced_blocks) {
     cudaMemsetAsync(raced_blocks.get<void>(), 0, raced_blocks.bytes(), stream);
     ctx.log_filter.raced_blocks = raced_blocks.get<uint32_t>();
     std::lock_guard<std::mutex> lock(seen_mutex);
-    ctx.log_filter.seen = seen_tables[{checked, device}].view();
+    const DeviceSeenTable& seen = seen_tables[{checked, device}];
+    ctx.log_filter.seen = seen.view();
+    seen_bytes = seen.bytes();
   } else {
     cudaGetLastError();
   }
@@ -561,7 +591,8 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   ctx.counters = counters.get<unsigned long long>();
   ctx.profile = !flags().profile_path.empty();
 
-  const uint64_t launch_bytes = query_bytes + scratch.bytes() + busy.bytes() + records.bytes() + counters.bytes();
+  const uint64_t launch_bytes =
+      query_bytes + scratch.bytes() + busy.bytes() + records.bytes() + counters.bytes() + raced_blocks.bytes() + seen_bytes;
   PhaseProfile::end("copies and log allocation");
   const auto start_clone = [&] { return cudaLaunchKernel(checked, grid, block, args, dynamic_bytes, stream); };
   // Level B uses one copy of the shared targets (after S and U): less to set up, more blocks per SM.
@@ -593,13 +624,15 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   if (block_level) {
     const std::string region = region_text(desc, uint32_t(q[1]));
     BlockLevelOutcome b = run_block_level(desc, globals, grid, ctx, stream, start_block_level, region);
-    footprints = level_w_footprints(globals, b, uint32_t(blocks), no_footprints);
-    if (footprints.empty() && b.checked && b.fewer_copies_by_cost && b.races.empty() && !b.read_records &&
-        !b.atomics && !one_warp) {
+    // Level W checks global memory only where the blocks are independent and a block has two warps;
+    // elsewhere the footprints (read from the device) would be thrown away.
+    const auto independent = [&] { return b.checked && b.races.empty() && !b.read_records && !b.atomics; };
+    if (independent() && !one_warp) footprints = level_w_footprints(globals, b, uint32_t(blocks), no_footprints);
+    if (footprints.empty() && independent() && !one_warp && b.fewer_copies_by_cost) {
       // Copies shared between blocks give only the hooks' footprints, and those overlap: a copy per
       // block gives the diffs' too, so level W may still check global memory.
       b = run_block_level(desc, globals, grid, ctx, stream, start_block_level, region, true);
-      footprints = level_w_footprints(globals, b, uint32_t(blocks), no_footprints);
+      if (independent()) footprints = level_w_footprints(globals, b, uint32_t(blocks), no_footprints);
     }
     ctx.level = kLevelWarps;
     ctx.num_globals = 0;
@@ -608,7 +641,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
       warn_once("kernel '" + kernel + "': global memory runs unchecked: " + b.warning);
       no_warp_globals = "level B could not run: " + b.warning;
     }
-    blocks_independent = b.checked && b.races.empty() && b.read_records == 0 && !b.atomics;
+    blocks_independent = independent();
     result.races = std::move(b.races);
     block_reads = std::move(b.reads);
     block_reads_bytes = b.reads_device_bytes;
@@ -642,7 +675,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     }
     add_block_reads(result.races, block_reads, [](uint32_t) { return false; }, kernel);
     result.races = coalesce(std::move(result.races));
-    ProcessReport::instance().add(result);
+    ProcessReport::instance().add(std::move(result));
     PhaseProfile::end("reports");
     run_original(original, grid, block, shared_bytes, stream, args);
     PhaseProfile::end(kOriginalKernelPhase);
@@ -673,8 +706,8 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     PhaseProfile::end(kLevelWPhase);
   const uint64_t logged = count[kNumCounters];
   std::vector<RaceRecord> log(std::min<uint64_t>(logged, capacity));
-  if (!log.empty()) cudaMemcpy(log.data(), records.get<void>(), log.size() * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
   if (!log.empty()) {
+    cudaMemcpy(log.data(), records.get<void>(), log.size() * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
     {
       std::lock_guard<std::mutex> lock(seen_mutex);
       seen_tables[{checked, device}].remember(records.get<RaceRecord>(), uint32_t(log.size()), stream);
@@ -708,7 +741,9 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   // blocks is one report naming the first block and how many others.
   {
     std::lock_guard<std::mutex> lock(seen_mutex);
-    seen_records[checked].drop_seen(log);
+    SeenRecords& seen = seen_records[checked];
+    seen.drop_seen(log);
+    seen_tables[{checked, device}].grow_for(seen, stream);
   }
   for (const BlockMergedRecord& m : merge_record_blocks(coalesce_records(std::move(log)))) {
     races.push_back(launch.race_from(m.record));
@@ -723,7 +758,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
                  desc.name, dim3_text(grid).c_str(), dim3_text(block).c_str(), launch.warps + 1,
                  (unsigned long long)ctx.layout_bytes, dynamic_bytes ? "shared memory" : "global scratch",
                  count[kRegionsChecked], count[kPass2Skipped]);
-  ProcessReport::instance().add(result);
+  ProcessReport::instance().add(std::move(result));
   PhaseProfile::end("reports: the process report");
 }
 

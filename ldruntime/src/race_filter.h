@@ -43,8 +43,6 @@ class SeenRecords {
  public:
   // Removes the records an earlier call saw (in any block) and remembers the rest.
   void drop_seen(std::vector<RaceRecord>& records);
-  size_t size() const { return seen_.size(); }
-  std::vector<RaceRecord> keys() const { return {seen_.begin(), seen_.end()}; }
 
  private:
   std::unordered_set<RaceRecord, RecordHash> seen_;

@@ -329,64 +329,38 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
 std::mutex layouts_mutex;
 std::map<std::pair<const void*, int>, std::vector<unsigned long long>> layouts;
 
-// A clone's SeenTable on the device (race_record.h), made at its first launch that logs a record and
-// grown from the host's SeenRecords when the keys outgrow it: a full table drops no more records, and
-// then every launch fills the log with records the host drops again (scan_race: 126K keys, 8.4M
-// records logged, copied and dropped on the host, 246 ms of its 880).
+// A clone's SeenTable on the device (race_record.h), made at its first launch that logs a record.
 class DeviceSeenTable {
  public:
-  static constexpr uint32_t kFirstSlots = 1u << 17;  // 6 MiB
-  static constexpr uint32_t kMaxSlots = 1u << 21;    // 112 MiB, a million keys
+  // Half full at 64K keys (6 MiB); beyond that the host's SeenRecords still drops what it holds.
+  // scan_race logs about 3.4K keys in its 384 launches (7.7K with a log that drops nothing).
+  static constexpr uint32_t kSlots = 1u << 17;
   SeenTable view() const {
     if (!hashes_) return {};
-    return SeenTable{hashes_.get<unsigned long long>(), keys_.get<RaceRecord>(), slots_ - 1, fill_.get<unsigned int>()};
+    return SeenTable{hashes_.get<unsigned long long>(), keys_.get<RaceRecord>(), kSlots - 1, fill_.get<unsigned int>()};
   }
   uint64_t bytes() const { return hashes_.bytes() + keys_.bytes() + fill_.bytes(); }
   // Adds the keys of a launch's logged records (still on the device) on `stream`; the caller waits for
   // it, outside the lock, before the log is freed (the next launch may be on another stream).
   void remember(const RaceRecord* records, uint32_t count, cudaStream_t stream) {
     if (count == 0) return;
-    if (!hashes_ && !make(kFirstSlots, stream)) return;  // no room: the host's SeenRecords still drops them
-    kernels::remember_records(records, count, view(), stream);
-  }
-  // A table of four times the host's keys once they pass a quarter of the slots (a table takes keys
-  // until half full), filled with them all; the old one stays where the device has no room.
-  void grow_for(const SeenRecords& host, cudaStream_t stream) {
-    if (!hashes_ || host.size() <= slots_ / 4 || slots_ >= kMaxSlots) return;
-    uint32_t slots = slots_;
-    while (slots < kMaxSlots && slots < 4 * host.size()) slots *= 2;
-    const std::vector<RaceRecord> keys = host.keys();
-    DeviceBuffer upload = DeviceBuffer::allocate(keys.size() * sizeof(RaceRecord), stream);
-    DeviceSeenTable grown;
-    if (!upload || !grown.make(slots, stream)) {
-      cudaGetLastError();
-      return;
+    if (!hashes_) {
+      hashes_ = DeviceBuffer::allocate(kSlots * sizeof(unsigned long long), stream);
+      keys_ = DeviceBuffer::allocate(kSlots * sizeof(RaceRecord), stream);
+      fill_ = DeviceBuffer::allocate(sizeof(unsigned int), stream);
+      if (!hashes_ || !keys_ || !fill_) {  // no room: the host's SeenRecords still drops them
+        cudaGetLastError();
+        hashes_ = {};
+        return;
+      }
+      cudaMemsetAsync(hashes_.get(), 0, hashes_.bytes(), stream);
+      cudaMemsetAsync(fill_.get(), 0, fill_.bytes(), stream);
     }
-    cudaMemcpyAsync(upload.get(), keys.data(), upload.bytes(), cudaMemcpyHostToDevice, stream);
-    kernels::remember_records(upload.get<RaceRecord>(), uint32_t(keys.size()), grown.view(), stream);
-    cudaStreamSynchronize(stream);  // before `keys` and the old table go
-    *this = std::move(grown);
+    kernels::remember_records(records, count, view(), stream);
   }
 
  private:
-  bool make(uint32_t slots, cudaStream_t stream) {
-    DeviceBuffer hashes = DeviceBuffer::allocate(slots * sizeof(unsigned long long), stream);
-    DeviceBuffer keys = DeviceBuffer::allocate(slots * sizeof(RaceRecord), stream);
-    DeviceBuffer fill = DeviceBuffer::allocate(sizeof(unsigned int), stream);
-    if (!hashes || !keys || !fill) {
-      cudaGetLastError();
-      return false;
-    }
-    cudaMemsetAsync(hashes.get(), 0, hashes.bytes(), stream);
-    cudaMemsetAsync(fill.get(), 0, fill.bytes(), stream);
-    hashes_ = std::move(hashes);
-    keys_ = std::move(keys);
-    fill_ = std::move(fill);
-    slots_ = slots;
-    return true;
-  }
   DeviceBuffer hashes_, keys_, fill_;
-  uint32_t slots_ = 0;
 };
 
 std::mutex seen_mutex;
@@ -741,9 +715,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   // blocks is one report naming the first block and how many others.
   {
     std::lock_guard<std::mutex> lock(seen_mutex);
-    SeenRecords& seen = seen_records[checked];
-    seen.drop_seen(log);
-    seen_tables[{checked, device}].grow_for(seen, stream);
+    seen_records[checked].drop_seen(log);
   }
   for (const BlockMergedRecord& m : merge_record_blocks(coalesce_records(std::move(log)))) {
     races.push_back(launch.race_from(m.record));

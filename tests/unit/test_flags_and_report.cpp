@@ -246,7 +246,7 @@ TEST(SeenTable, FindsAddedKeysInAnyBlockAndNothingElse) {
     if (old == expected) *p = desired;
     return old;
   };
-  const auto claim = [](unsigned int* f) { return (*f)++; };
+  const auto claim = [](unsigned int* f) { ++*f; };
   RaceRecord shared = record(RaceKind::WriteWrite, 2, 16, 20);
   shared.block = 7;
   shared.region = 5;
@@ -266,7 +266,7 @@ TEST(SeenTable, FindsAddedKeysInAnyBlockAndNothingElse) {
   local.byte_lo = 40;
   local.byte_hi = 41;
   EXPECT_TRUE(seen_contains(table, record_key(local)));
-  // Adding a key again takes no slot; the table takes keys until half of its 16 slots are claimed.
+  // Adding a key again takes no slot; the table takes keys until half of its 16 slots are taken.
   const unsigned int before = fill;
   EXPECT_TRUE(seen_insert(table, record_key(elsewhere), cas, claim));
   EXPECT_EQ(fill, before);
@@ -276,6 +276,31 @@ TEST(SeenTable, FindsAddedKeysInAnyBlockAndNothingElse) {
   EXPECT_TRUE(seen_contains(table, record_key(record(RaceKind::WriteWrite, 0, 100, 101))));
   EXPECT_FALSE(seen_contains(table, record_key(record(RaceKind::WriteWrite, 0, 119, 120))));
   EXPECT_EQ(std::count(hashes.begin(), hashes.end(), 0ull), 8);
+}
+
+// Two threads adding the same key at once: the one that loses the slot to the other (whose key is
+// not written yet) takes the next slot. Only the slot it takes counts towards the table's limit.
+TEST(SeenTable, ASlotLostToAnotherThreadDoesNotCount) {
+  std::vector<unsigned long long> hashes(16, 0);
+  std::vector<RaceRecord> keys(16);
+  unsigned int fill = 0;
+  const SeenTable table{hashes.data(), keys.data(), 15, &fill};
+  int calls = 0;
+  const auto cas_losing_first = [&](unsigned long long* p, unsigned long long expected, unsigned long long desired) {
+    if (calls++ == 0) {
+      *p = desired;  // the other thread's hash, its key still to come
+      return desired;
+    }
+    const unsigned long long old = *p;
+    if (old == expected) *p = desired;
+    return old;
+  };
+  const auto count = [](unsigned int* f) { ++*f; };
+  const RaceRecord key = record_key(record(RaceKind::WriteWrite, 2, 16, 20));
+  EXPECT_TRUE(seen_insert(table, key, cas_losing_first, count));
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(fill, 1u);  // this thread's slot; the other thread counts its own
+  EXPECT_TRUE(seen_contains(table, key));
 }
 
 TEST(ByteRanges, AddMergesAndSubtractSplits) {

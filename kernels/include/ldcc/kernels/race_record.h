@@ -74,7 +74,7 @@ struct SeenTable {
   unsigned long long* hashes = nullptr;
   RaceRecord* keys = nullptr;
   uint32_t mask = 0;
-  unsigned int* fill = nullptr;  // slots claimed
+  unsigned int* fill = nullptr;  // slots taken
 };
 
 LDCC_HOST_DEVICE inline bool seen_contains(const SeenTable& t, const RaceRecord& key) {
@@ -87,18 +87,23 @@ LDCC_HOST_DEVICE inline bool seen_contains(const SeenTable& t, const RaceRecord&
 }
 
 // Adds `key` unless the table holds it or is half full. `cas(p, expected, desired)` returns *p's old
-// value (atomicCAS on the device). A slot is claimed by its hash and then gets its key, so two threads
-// adding the same key at once may both add it: a lookup finds either.
-template <typename Cas, typename Claim>
-LDCC_HOST_DEVICE bool seen_insert(const SeenTable& t, const RaceRecord& key, Cas cas, Claim claim) {
+// value (atomicCAS on the device); `count(fill)` counts a slot taken (atomicAdd). A slot is taken by
+// its hash and then gets its key, so two threads adding the same key at once may both add it: a
+// lookup finds either. Only taken slots count: scan_race's first launch adds 65536 records of about
+// a thousand keys at once, and counting every try at an empty slot (most lose the race for it) once
+// reported the table full with 1225 of its 131072 slots used, so no later launch's keys got in.
+template <typename Cas, typename Count>
+LDCC_HOST_DEVICE bool seen_insert(const SeenTable& t, const RaceRecord& key, Cas cas, Count count) {
   const uint64_t h = record_hash(key);
   for (uint32_t i = uint32_t(h) & t.mask, probes = 0; probes <= t.mask; i = (i + 1) & t.mask, ++probes) {
     unsigned long long current = t.hashes[i];
     if (current == 0) {
-      if (claim(t.fill) >= (t.mask + 1) / 2) return false;
+      // Read while others add: they may pass the limit together, by at most one slot each.
+      if (*static_cast<volatile unsigned int*>(t.fill) >= (t.mask + 1) / 2) return false;
       current = cas(&t.hashes[i], 0ull, (unsigned long long)h);
       if (current == 0) {
         t.keys[i] = key;
+        count(t.fill);
         return true;
       }
     }

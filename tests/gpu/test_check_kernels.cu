@@ -5,12 +5,23 @@
 
 #include "gpu/gpu_test_support.h"
 #include "ldcc/kernels/check_kernels.h"
+#define LDCC_UNFILTERED_LOG
+#include "ldcc/kernels/check_ops.cuh"
 #include "reference/check_reference.h"
 
 namespace ldcc::testing {
 namespace {
 
 using reference::Bytes;
+
+// Deterministic mode's merge of a few chunks by whole warps (region_check.cuh), over a whole target:
+// warp w of the grid merges chunks w, w + warps, ...
+template <bool kReplicate>
+__global__ void merge_by_warp_kernel(TargetBuffers t) {
+  const uint64_t warps = uint64_t(gridDim.x) * blockDim.x / 32, chunks = (t.bytes + 15) / 16;
+  for (uint64_t c = (uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; c < chunks; c += warps)
+    ops::merge_ordered_chunk_by_warp<kReplicate>(t, 16 * c, threadIdx.x % 32);
+}
 
 // S lives at `offset` inside an allocation with guard bytes around it, which no kernel may touch.
 struct Target {
@@ -177,6 +188,20 @@ void check_case(const Case& c, uint64_t seed) {
     t.set_original(s);
     t.set_copies(p1);
     kernels::merge_ordered(t.buffers(), replicate_after, nullptr);
+    Bytes merged = s;
+    reference::merge_ordered(merged, p1);
+    EXPECT_EQ(t.get_original(), merged);
+    EXPECT_EQ(t.get_copies(), replicate_after ? std::vector<Bytes>(c.copies, merged) : p1);
+  }
+
+  // the same merge a warp per chunk (at most 32 copies: one per lane)
+  for (bool replicate_after : {false, true}) {
+    if (c.copies > 32) break;
+    t.set_original(s);
+    t.set_copies(p1);
+    if (replicate_after) merge_by_warp_kernel<true><<<4, 64>>>(t.buffers());
+    else merge_by_warp_kernel<false><<<4, 64>>>(t.buffers());
+    LDCC_CUDA_OK(cudaDeviceSynchronize());
     Bytes merged = s;
     reference::merge_ordered(merged, p1);
     EXPECT_EQ(t.get_original(), merged);

@@ -399,4 +399,41 @@ __device__ __forceinline__ void merge_ordered_chunk(const TargetBuffers& t, uint
   merge_ordered_chunk<kBytes, kReplicate>(t, off, t);
 }
 
+// The same merge of one 16-byte chunk into S by a whole warp: lane k loads copy k (at most 32 copies,
+// every lane of the warp calls it), and the lanes combine their changes in copy order with shuffles,
+// so the copies' loads run side by side instead of one after another in one thread. For a few written
+// chunks among many copies (deterministic mode's warps at a barrier: b+tree writes a chunk or two).
+template <bool kReplicate>
+__device__ __forceinline__ void merge_ordered_chunk_by_warp(const TargetBuffers& t, uint64_t off, uint32_t lane) {
+  constexpr int kWords = Chunk<16>::kWords;
+  const Chunk<16> s = load_original<16>(t, off);
+  uint32_t value[kWords] = {}, wrote[kWords] = {};
+  if (lane < t.num_copies) {
+    const Chunk<16> p = load_chunk<16>(copy_at(t, lane, off));
+#pragma unroll
+    for (int i = 0; i < kWords; ++i) {
+      wrote[i] = __vcmpne4(p.w[i], s.w[i]);
+      value[i] = p.w[i] & wrote[i];
+    }
+  }
+  // Each lane holds the merge of its aligned group of `delta` copies; the upper group's changes win.
+#pragma unroll
+  for (uint32_t delta = 1; delta < 32; delta *= 2) {
+    const bool upper = lane & delta;
+#pragma unroll
+    for (int i = 0; i < kWords; ++i) {
+      const uint32_t other = __shfl_xor_sync(0xffffffffu, value[i], delta);
+      const uint32_t other_wrote = __shfl_xor_sync(0xffffffffu, wrote[i], delta);
+      value[i] = upper ? (other & ~wrote[i]) | value[i] : (value[i] & ~other_wrote) | other;
+      wrote[i] |= other_wrote;
+    }
+  }
+  Chunk<16> merged;
+#pragma unroll
+  for (int i = 0; i < kWords; ++i) merged.w[i] = (s.w[i] & ~wrote[i]) | value[i];
+  if (lane == 0) store_original<16>(t, off, merged);
+  if constexpr (kReplicate)
+    if (lane < t.num_copies) store_chunk<16>(copy_at(t, lane, off), merged);
+}
+
 }  // namespace ldcc::ops

@@ -398,8 +398,16 @@ static __device__ __forceinline__ void block_merge_warp_globals(ThreadState& t) 
     b.stride = g.stride;
     b.num_copies = t.warps;
     b.target_id = i;
-    for (uint64_t off = lo + 16 * uint64_t(thread_rank()); off < hi; off += 16 * uint64_t(block_threads()))
-      merge_ordered_chunk<16, true>(b, off);
+    // A warp per chunk while each warp has a few chunks to merge (a thread walks the warps' copies one
+    // after another); a thread per chunk when many were written. Whole warps only, for the shuffles.
+    const uint64_t chunks = (hi - lo) / 16;
+    if (t.warps <= 32 && block_threads() % 32 == 0 && chunks * 4 <= uint64_t(t.warps) * t.warps) {
+      for (uint64_t c = thread_rank() / 32; c < chunks; c += t.warps)
+        merge_ordered_chunk_by_warp<true>(b, lo + 16 * c, thread_rank() % 32);
+    } else {
+      for (uint64_t off = lo + 16 * uint64_t(thread_rank()); off < hi; off += 16 * uint64_t(block_threads()))
+        merge_ordered_chunk<16, true>(b, off);
+    }
   }
   __syncthreads();
   for (uint32_t i = thread_rank(); i < c.num_globals; i += block_threads()) {

@@ -388,6 +388,7 @@ static __device__ __forceinline__ void block_merge_warp_globals(ThreadState& t) 
   }
   __syncthreads();
   for (uint32_t i = 0; i < c.num_globals; ++i) {
+    if (bs.written_lo[i] >= bs.written_hi[i]) continue;  // no warp wrote it (lo ~0, hi 0)
     const uint64_t lo = bs.written_lo[i] / 16 * 16, hi = (bs.written_hi[i] + 15) / 16 * 16;
     const GlobalTarget& g = c.globals[i];
     TargetBuffers b;
@@ -402,8 +403,8 @@ static __device__ __forceinline__ void block_merge_warp_globals(ThreadState& t) 
     // after another); a thread per chunk when many were written. Whole warps only, for the shuffles.
     const uint64_t chunks = (hi - lo) / 16;
     if (t.warps <= 32 && block_threads() % 32 == 0 && chunks * 4 <= uint64_t(t.warps) * t.warps) {
-      for (uint64_t c = thread_rank() / 32; c < chunks; c += t.warps)
-        merge_ordered_chunk_by_warp<true>(b, lo + 16 * c, thread_rank() % 32);
+      for (uint64_t chunk = thread_rank() / 32; chunk < chunks; chunk += t.warps)
+        merge_ordered_chunk_by_warp<true>(b, lo + 16 * chunk, thread_rank() % 32);
     } else {
       for (uint64_t off = lo + 16 * uint64_t(thread_rank()); off < hi; off += 16 * uint64_t(block_threads()))
         merge_ordered_chunk<16, true>(b, off);

@@ -1,6 +1,8 @@
 // Run-time flags and race reports (text, JSON, coalescing). Host only.
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "flags.h"
 #include "report.h"
 
@@ -246,7 +248,7 @@ TEST(SeenTable, FindsAddedKeysInAnyBlockAndNothingElse) {
     if (old == expected) *p = desired;
     return old;
   };
-  const auto claim = [](unsigned int* f) { ++*f; };
+  const auto claim = [](unsigned int* f, unsigned int n) { return std::exchange(*f, *f + n); };
   RaceRecord shared = record(RaceKind::WriteWrite, 2, 16, 20);
   shared.block = 7;
   shared.region = 5;
@@ -295,12 +297,16 @@ TEST(SeenTable, ASlotLostToAnotherThreadDoesNotCount) {
     if (old == expected) *p = desired;
     return old;
   };
-  const auto count = [](unsigned int* f) { ++*f; };
+  const auto count = [](unsigned int* f, unsigned int n) { return std::exchange(*f, *f + n); };
   const RaceRecord key = record_key(record(RaceKind::WriteWrite, 2, 16, 20));
   EXPECT_TRUE(seen_insert(table, key, cas_losing_first, count));
   EXPECT_EQ(calls, 2);
   EXPECT_EQ(fill, 1u);  // this thread's slot; the other thread counts its own
   EXPECT_TRUE(seen_contains(table, key));
+  // Half full (other threads' slots or reservations): nothing is added and the count stays.
+  fill = 8;
+  EXPECT_FALSE(seen_insert(table, record_key(record(RaceKind::WriteWrite, 2, 40, 44)), cas_losing_first, count));
+  EXPECT_EQ(fill, 8u);
 }
 
 TEST(ByteRanges, AddMergesAndSubtractSplits) {

@@ -116,7 +116,7 @@ __device__ __forceinline__ void log_race(RaceLogView log, RaceKind kind, uint32_
 __device__ __forceinline__ void remember_record(const SeenTable& table, const RaceRecord& r) {
   seen_insert(
       table, record_key(r), [](unsigned long long* p, unsigned long long e, unsigned long long d) { return atomicCAS(p, e, d); },
-      [](unsigned int* fill) { atomicAdd(fill, 1u); });
+      [](unsigned int* fill, unsigned int n) { return atomicAdd(fill, n); });
 }
 
 // Accumulates byte-level records of one chunk into maximal runs before logging them.

@@ -87,25 +87,31 @@ LDCC_HOST_DEVICE inline bool seen_contains(const SeenTable& t, const RaceRecord&
 }
 
 // Adds `key` unless the table holds it or is half full. `cas(p, expected, desired)` returns *p's old
-// value (atomicCAS on the device); `count(fill)` counts a slot taken (atomicAdd). A slot is taken by
-// its hash and then gets its key, so two threads adding the same key at once may both add it: a
-// lookup finds either. Only taken slots count: scan_race's first launch adds 65536 records of about
-// a thousand keys at once, and counting every try at an empty slot (most lose the race for it) once
-// reported the table full with 1225 of its 131072 slots used, so no later launch's keys got in.
-template <typename Cas, typename Count>
-LDCC_HOST_DEVICE bool seen_insert(const SeenTable& t, const RaceRecord& key, Cas cas, Count count) {
+// value (atomicCAS on the device); `add(fill, n)` adds n (mod 2^32) and returns the old count
+// (atomicAdd). A slot is taken by its hash and then gets its key, so two threads adding the same key
+// at once may both add it: a lookup finds either. A thread reserves its slot in the count before the
+// compare-and-swap and gives it back when another thread takes the slot first: the table never holds
+// more than half its slots, however many threads add at once (probes stay short), and a lost slot
+// does not count. scan_race's first launch adds 65536 records of about a thousand keys at once: when
+// every try counted, the count passed the limit with 1225 of 131072 slots used. A reservation that
+// finds the count full while others are in flight adds nothing: the next launch logs the key again.
+template <typename Cas, typename Add>
+LDCC_HOST_DEVICE bool seen_insert(const SeenTable& t, const RaceRecord& key, Cas cas, Add add) {
   const uint64_t h = record_hash(key);
+  const unsigned int limit = (t.mask + 1) / 2;
   for (uint32_t i = uint32_t(h) & t.mask, probes = 0; probes <= t.mask; i = (i + 1) & t.mask, ++probes) {
     unsigned long long current = t.hashes[i];
     if (current == 0) {
-      // Read while others add: they may pass the limit together, by at most one slot each.
-      if (*static_cast<volatile unsigned int*>(t.fill) >= (t.mask + 1) / 2) return false;
+      if (add(t.fill, 1u) >= limit) {
+        add(t.fill, ~0u);  // -1
+        return false;
+      }
       current = cas(&t.hashes[i], 0ull, (unsigned long long)h);
       if (current == 0) {
         t.keys[i] = key;
-        count(t.fill);
         return true;
       }
+      add(t.fill, ~0u);
     }
     if (current == h && t.keys[i] == key) return true;
   }

@@ -114,8 +114,8 @@ struct CoalesceKey {
   }
 };
 
-// Each race's `field` as its rank among the field's distinct values, into out[i].
-void string_ranks(const std::vector<Race>& races, const std::string Race::*field, const std::vector<uint32_t*>& out) {
+// Each race's `field` as its rank among the field's distinct values.
+std::vector<uint32_t> string_ranks(const std::vector<Race>& races, const std::string Race::*field) {
   std::unordered_map<std::string_view, uint32_t> index;
   std::vector<std::string_view> distinct;
   std::vector<uint32_t> of(races.size());
@@ -133,7 +133,8 @@ void string_ranks(const std::vector<Race>& races, const std::string Race::*field
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return distinct[a] < distinct[b]; });
   for (uint32_t r = 0; r < order.size(); ++r) rank[order[r]] = r;
-  for (size_t i = 0; i < races.size(); ++i) *out[i] = rank[of[i]];
+  for (uint32_t& v : of) v = rank[v];
+  return of;
 }
 
 }  // namespace
@@ -148,19 +149,18 @@ std::vector<Race> coalesce(std::vector<Race> races) {
     keys[i].hi = r.byte_hi;
     keys[i].race = &r;
   }
-  std::vector<uint32_t*> out(races.size());
   const auto rank_into = [&](const std::string Race::*field, auto slot) {
-    for (size_t i = 0; i < races.size(); ++i) out[i] = slot(keys[i]);
-    string_ranks(races, field, out);
+    const std::vector<uint32_t> ranks = string_ranks(races, field);
+    for (size_t i = 0; i < races.size(); ++i) slot(keys[i]) = ranks[i];
   };
-  rank_into(&Race::space, [](CoalesceKey& k) { return &k.before[0]; });
-  rank_into(&Race::kernel, [](CoalesceKey& k) { return &k.before[1]; });
-  rank_into(&Race::region, [](CoalesceKey& k) { return &k.before[2]; });
-  rank_into(&Race::target, [](CoalesceKey& k) { return &k.before[3]; });
-  rank_into(&Race::unit_kind, [](CoalesceKey& k) { return &k.unit_kind; });
-  rank_into(&Race::block, [](CoalesceKey& k) { return &k.after[0]; });
-  rank_into(&Race::element, [](CoalesceKey& k) { return &k.after[1]; });
-  rank_into(&Race::units_text, [](CoalesceKey& k) { return &k.after[2]; });
+  rank_into(&Race::space, [](CoalesceKey& k) -> uint32_t& { return k.before[0]; });
+  rank_into(&Race::kernel, [](CoalesceKey& k) -> uint32_t& { return k.before[1]; });
+  rank_into(&Race::region, [](CoalesceKey& k) -> uint32_t& { return k.before[2]; });
+  rank_into(&Race::target, [](CoalesceKey& k) -> uint32_t& { return k.before[3]; });
+  rank_into(&Race::unit_kind, [](CoalesceKey& k) -> uint32_t& { return k.unit_kind; });
+  rank_into(&Race::block, [](CoalesceKey& k) -> uint32_t& { return k.after[0]; });
+  rank_into(&Race::element, [](CoalesceKey& k) -> uint32_t& { return k.after[1]; });
+  rank_into(&Race::units_text, [](CoalesceKey& k) -> uint32_t& { return k.after[2]; });
   std::sort(keys.begin(), keys.end());
   std::vector<Race> merged;
   merged.reserve(races.size());

@@ -601,12 +601,14 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     // Level W checks global memory only where the blocks are independent and a block has two warps;
     // elsewhere the footprints (read from the device) would be thrown away.
     const auto independent = [&] { return b.checked && b.races.empty() && !b.read_records && !b.atomics; };
-    if (independent() && !one_warp) footprints = level_w_footprints(globals, b, uint32_t(blocks), no_footprints);
-    if (footprints.empty() && independent() && !one_warp && b.fewer_copies_by_cost) {
-      // Copies shared between blocks give only the hooks' footprints, and those overlap: a copy per
-      // block gives the diffs' too, so level W may still check global memory.
-      b = run_block_level(desc, globals, grid, ctx, stream, start_block_level, region, true);
-      if (independent()) footprints = level_w_footprints(globals, b, uint32_t(blocks), no_footprints);
+    if (independent() && !one_warp) {
+      footprints = level_w_footprints(globals, b, uint32_t(blocks), no_footprints);
+      if (footprints.empty() && b.fewer_copies_by_cost) {
+        // Copies shared between blocks give only the hooks' footprints, and those overlap: a copy per
+        // block gives the diffs' too, so level W may still check global memory.
+        b = run_block_level(desc, globals, grid, ctx, stream, start_block_level, region, true);
+        if (independent()) footprints = level_w_footprints(globals, b, uint32_t(blocks), no_footprints);
+      }
     }
     ctx.level = kLevelWarps;
     ctx.num_globals = 0;

@@ -47,7 +47,7 @@ void run(const int *keys, int n, unsigned *bins, Stats *stats, float *out) {
 // CHECK: ldcc_sites[] = {{[{][{]}}"{{.*}}/memory_hooks.cu", 22, 17, "kernel entry"}, {"{{.*}}/memory_hooks.cu", 40, 1, "kernel exit"}, {"{{.*}}/memory_hooks.cu", {{[0-9]+}}, 17, "kernel entry"}, {{.*}}};
 // Its last fields: the value of an atomicAdd is used, so deterministic mode runs its warps in turn;
 // it makes atomics.
-// CHECK: ldcc_desc_0 = {"histogram", "check", ldcc_sites, 10u, ldcc_desc_0_targets, 1u, ldcc_locals, 0u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, "the order of atomicAdds shows in the results ({{.*}}/memory_hooks.cu:29)", true};
+// CHECK: ldcc_desc_0 = {"histogram", "check", ldcc_sites, {{[0-9]+}}u, ldcc_desc_0_targets, 1u, ldcc_locals, 0u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, "the order of atomicAdds shows in the results ({{.*}}/memory_hooks.cu:29)", true};
 // Integer atomics whose values are discarded end the same in any order, one kind per variable; two
 // kinds on one variable do not, nor does an exchange.
 // CHECK: ldcc_desc_1 = {"tally", {{.*}}, ldcc_desc_1_globals, 3u, nullptr, true};
@@ -119,3 +119,23 @@ __global__ void mixedUnknown(unsigned *h, int c) {
   atomicMax(c ? &a[1] : &b[1], 5u);
   h[threadIdx.x] = a[0];
 }
+
+// Warp-synchronous reductions store through volatile pointers, into shared and global memory: the
+// store hook takes them (the translated file compiles; it did not before the hook converted the
+// address itself).
+__global__ void warpSum(const float *in, volatile float *out, volatile int *done) {
+  __shared__ float s[64];
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    volatile float *v = s;
+    v[threadIdx.x] += v[threadIdx.x + 32];
+    v[threadIdx.x] += v[threadIdx.x + 16];
+    if (threadIdx.x == 0) out[blockIdx.x] = v[0];
+  }
+  if (threadIdx.x == 0) *done = 1;
+}
+// CHECK: __global__ void {{.*}}warpSum__ldcc_checked(
+// CHECK: (*::ldcc::rt::store(ldcc_t, &(v[threadIdx.x]))) += v[threadIdx.x + 32];
+// CHECK: if (threadIdx.x == 0) (*::ldcc::rt::store(ldcc_t, &(out[blockIdx.x]))) = v[0];
+// CHECK: if (threadIdx.x == 0) (*::ldcc::rt::store(ldcc_t, &(*done))) = 1;

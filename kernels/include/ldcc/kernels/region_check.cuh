@@ -489,6 +489,13 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
 }
 
 // ---- global memory: rebasing, stores and atomics -------------------------------------------------------
+// The address a pointer holds, whatever its qualifiers (a `volatile T*` converts to no `const void*`:
+// warp-synchronous reductions store through `volatile` pointers into shared memory).
+template <typename T>
+__device__ __forceinline__ const void* address_of(T* p) {
+  return const_cast<const void*>(static_cast<const volatile void*>(p));
+}
+
 __device__ __forceinline__ bool in_copies(const ThreadState& t, const void* p) {
   const uint8_t* b = reinterpret_cast<const uint8_t*>(p);
   return b >= t.copies && b < t.copies + uint64_t(t.warps + 1) * t.stride;
@@ -508,7 +515,7 @@ __device__ __forceinline__ int global_copy_target(const ThreadState& t, const vo
 // section 6: rebased once, where the kernel receives it). Other pointers are returned unchanged.
 template <typename T>
 __device__ T* global_ptr(const ThreadState& t, T* p) {
-  const uint8_t* b = reinterpret_cast<const uint8_t*>(p);
+  const uint8_t* b = static_cast<const uint8_t*>(address_of(p));
   for (uint32_t i = 0; i < t.ctx->num_globals; ++i) {
     const GlobalTarget& g = t.ctx->globals[i];
     if (b >= g.original && b < g.original + g.bytes)
@@ -575,22 +582,23 @@ __device__ __forceinline__ T* store(ThreadState& t, T* p) {
   // Shared and local memory first, and at no cost: the shared targets are diffed as a whole at sites
   // (level B looked up the global targets for every store, and cocluster's clone stores through a
   // pointer into shared memory in its inner loop).
-  if (!__isGlobal(p)) return p;
+  const void* const q = address_of(p);
+  if (!__isGlobal(q)) return p;
   if (t.deterministic()) {  // no re-execution, nothing to undo
-    if (t.ctx->warp_copies) note_written(t, global_copy_target(t, p), p, sizeof(T));
+    if (t.ctx->warp_copies) note_written(t, global_copy_target(t, q), q, sizeof(T));
     return p;
   }
   if (t.blocks_level()) {
-    const int target = global_copy_target(t, p);
+    const int target = global_copy_target(t, q);
     // Global memory the kernel was not found to write is written once, by the level W execution.
     if (target < 0)
-      return sizeof(T) <= sizeof(t.sink) && !in_copies(t, p) ? reinterpret_cast<T*>(t.sink) : p;
-    if (t.ctx->num_watches) watch_store(t, uint32_t(target), p, sizeof(T));
-    if (t.ctx->store_bounds) note_written(t, target, p, sizeof(T));
+      return sizeof(T) <= sizeof(t.sink) && !in_copies(t, q) ? reinterpret_cast<T*>(t.sink) : p;
+    if (t.ctx->num_watches) watch_store(t, uint32_t(target), q, sizeof(T));
+    if (t.ctx->store_bounds) note_written(t, target, q, sizeof(T));
     return p;
   }
   if (t.ctx->global_store_flags) t.stored_global = true;
-  if (t.first_execution() && !t.overflow && !in_copies(t, p) && global_copy_target(t, p) < 0)
+  if (t.first_execution() && !t.overflow && !in_copies(t, q) && global_copy_target(t, q) < 0)
     log_store(t, const_cast<std::remove_cv_t<T>*>(p), sizeof(T));
   return p;
 }

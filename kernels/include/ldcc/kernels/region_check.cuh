@@ -173,6 +173,10 @@ struct ThreadState {
   alignas(16) uint8_t sink[32];  // level B: where stores to memory that is not a target go
   __device__ bool blocks_level() const { return ctx->level == kLevelBlocks; }
   __device__ bool deterministic() const { return ctx->level == kLevelDeterministic; }
+  // Shared memory is not privatized: the block works on one copy, plain accesses and shared atomics
+  // alike, and a site has nothing to merge. Level B's (its units are blocks), and deterministic
+  // mode's with one warp per block (a single unit: its copy is the state).
+  __device__ bool one_copy() const { return blocks_level() || (deterministic() && warps == 1); }
   // One execution per launch, nothing replayed: level B's and deterministic mode's.
   __device__ bool single_execution() const { return ctx->level != kLevelWarps; }
   // The execution whose effects stay: pass 1 of level W or the deterministic one (level B runs are
@@ -241,8 +245,8 @@ __device__ __forceinline__ TargetBuffers layout_buffers(const ThreadState& t) {
   b.uni = t.bs->area + t.stride;
   b.copies = t.copies;
   b.stride = t.stride;
-  // Level B does not privatize shared memory: copy 0 is the block's (the launch gives it room for no more).
-  b.num_copies = t.blocks_level() ? 1 : t.warps + 1;
+  // Copy 0 is the block's (at level B the launch gives it room for no more).
+  b.num_copies = t.one_copy() ? 1 : t.warps + 1;
   b.target_id = 0;
   return b;
 }
@@ -626,7 +630,7 @@ struct AtomicCall {
         const uint64_t off = offset_in_target(t, g, p);
         return reinterpret_cast<T*>(g.copies + uint64_t(t.ctx->atomics_copy) * g.stride + off);
       }
-      if (t.blocks_level()) return p;
+      if (t.one_copy()) return p;
     }
     if (t.ctx->global_store_flags && !t.single_execution() && __isGlobal(p)) t.stored_global = true;
     if (!in_copies(t, p)) return p;
@@ -801,10 +805,11 @@ static __device__ __noinline__ void leave_single_execution(const ThreadState& t)
   release_slot(*t.ctx, *t.bs);
 }
 
-// Level B's site: a plain barrier (level B checks between launches, not at sites), and the barrier
-// result of __syncthreads_count/_and/_or. Inline: a call at every barrier cost its saved registers
+// The site of a block with one copy (ThreadState::one_copy): a plain barrier (level B checks between
+// launches, not at sites; deterministic mode has one warp to merge), and the barrier result of
+// __syncthreads_count/_and/_or. Inline: a call at every barrier cost its saved registers
 // (b+tree's clone at level B ran 7.6 times the original's instructions, 29 million spill requests).
-__device__ __forceinline__ int arrive_blocks(ThreadState& t, uint32_t site) {
+__device__ __forceinline__ int arrive_one_copy(ThreadState& t, uint32_t site) {
   const uint32_t exited = __syncthreads_count(t.at_exit);
   t.bar_true = __syncthreads_count(!t.at_exit && t.bar_pred);
   t.bar_live = block_threads() - exited;
@@ -907,7 +912,7 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
 
 // Called by every thread of the block at each of its sites (the clone's ldcc_site).
 __device__ __forceinline__ int arrive(ThreadState& t, uint32_t site) {
-  return t.blocks_level() ? arrive_blocks(t, site) : arrive_in_block(t, site);
+  return t.one_copy() ? arrive_one_copy(t, site) : arrive_in_block(t, site);
 }
 
 __device__ __forceinline__ int bar_count(const ThreadState& t) { return int(t.bar_true); }

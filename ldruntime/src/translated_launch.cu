@@ -343,14 +343,19 @@ class DeviceSeenTable {
   // Adds the keys of a launch's logged records (still on the device) on `stream`; the caller waits for
   // it, outside the lock, before the log is freed (the next launch may be on another stream).
   void remember(const RaceRecord* records, uint32_t count, cudaStream_t stream) {
-    if (count == 0) return;
+    if (count == 0 || no_room_) return;
     if (!hashes_) {
       hashes_ = DeviceBuffer::allocate(kSlots * sizeof(unsigned long long), stream);
       keys_ = DeviceBuffer::allocate(kSlots * sizeof(RaceRecord), stream);
       fill_ = DeviceBuffer::allocate(sizeof(unsigned int), stream);
-      if (!hashes_ || !keys_ || !fill_) {  // no room: the host's SeenRecords still drops them
+      if (!hashes_ || !keys_ || !fill_) {
+        // No room: none of it is kept, and no later launch tries again (each try is an allocation
+        // that fails under memory pressure); the host's SeenRecords still drops what it has seen.
         cudaGetLastError();
         hashes_ = {};
+        keys_ = {};
+        fill_ = {};
+        no_room_ = true;
         return;
       }
       cudaMemsetAsync(hashes_.get(), 0, hashes_.bytes(), stream);
@@ -361,6 +366,7 @@ class DeviceSeenTable {
 
  private:
   DeviceBuffer hashes_, keys_, fill_;
+  bool no_room_ = false;
 };
 
 std::mutex seen_mutex;

@@ -404,9 +404,10 @@ static __device__ __forceinline__ void block_merge_warp_globals(ThreadState& t) 
     b.num_copies = t.warps;
     b.target_id = i;
     // A warp per chunk while each warp has a few chunks to merge (a thread walks the warps' copies one
-    // after another); a thread per chunk when many were written. Whole warps only, for the shuffles.
+    // after another); a thread per chunk when many were written. Whole warps only, for the shuffles;
+    // lane k loads warp k's copy (a block has at most 32 warps).
     const uint64_t chunks = (hi - lo) / 16;
-    if (t.warps <= 32 && block_threads() % 32 == 0 && chunks * 4 <= uint64_t(t.warps) * t.warps) {
+    if (block_threads() % 32 == 0 && chunks * 4 <= uint64_t(t.warps) * t.warps) {
       for (uint64_t chunk = thread_rank() / 32; chunk < chunks; chunk += t.warps)
         merge_ordered_chunk_by_warp<true>(b, lo + 16 * chunk, thread_rank() % 32);
     } else {

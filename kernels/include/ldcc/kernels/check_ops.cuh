@@ -270,24 +270,28 @@ __device__ __forceinline__ void ww_check_chunk_streaming(const TargetBuffers& t,
   uint32_t first_wrote[kWords] = {}, second_wrote[kWords] = {};
   for (uint32_t k = 0; k < t.num_copies; ++k) {
     const Chunk<kBytes> p = load_chunk<kBytes>(copy_at(t, k, off));
-    uint32_t any = 0;
+    // Most copies leave most chunks as S: a word-wide test first, the byte masks only for a writer
+    // (at scan's barriers the byte masks of every copy were a quarter of the site's instructions).
+    uint32_t differs = 0;
+#pragma unroll
+    for (int i = 0; i < kWords; ++i) differs |= p.w[i] ^ s.w[i];
+    if (!differs) continue;
+    uint32_t wrote[kWords];
 #pragma unroll
     for (int i = 0; i < kWords; ++i) {
-      const uint32_t wrote = __vcmpne4(p.w[i], s.w[i]);
-      clash |= written[i] & wrote;
-      written[i] |= wrote;
-      u.w[i] = (u.w[i] & ~wrote) | (p.w[i] & wrote);
-      any |= wrote;
+      wrote[i] = __vcmpne4(p.w[i], s.w[i]);
+      clash |= written[i] & wrote[i];
+      written[i] |= wrote[i];
+      u.w[i] = (u.w[i] & ~wrote[i]) | (p.w[i] & wrote[i]);
     }
-    if (!any) continue;
     if (writers == 0) {
       first_writer = k;
 #pragma unroll
-      for (int i = 0; i < kWords; ++i) first_wrote[i] = __vcmpne4(p.w[i], s.w[i]);
+      for (int i = 0; i < kWords; ++i) first_wrote[i] = wrote[i];
     } else if (writers == 1) {
       second_writer = k;
 #pragma unroll
-      for (int i = 0; i < kWords; ++i) second_wrote[i] = __vcmpne4(p.w[i], s.w[i]);
+      for (int i = 0; i < kWords; ++i) second_wrote[i] = wrote[i];
     }
     ++writers;
   }
@@ -295,6 +299,19 @@ __device__ __forceinline__ void ww_check_chunk_streaming(const TargetBuffers& t,
   store_chunk<kBytes>(t.uni + off, u);
   if constexpr (kWritePass2) {
     if (writers == 0 && footprint.lo == nullptr) return;  // footprint.lo is the same in every lane
+    if (writers <= 2 && footprint.lo == nullptr) {
+      // A copy that did not write the chunk starts pass 2 from U; a writer's keeps S where it wrote.
+      for (uint32_t k = 0; k < t.num_copies; ++k) store_chunk<kBytes>(copy_at(t, k, off), u);
+      Chunk<kBytes> p2;
+#pragma unroll
+      for (int i = 0; i < kWords; ++i) p2.w[i] = (s.w[i] & first_wrote[i]) | (u.w[i] & ~first_wrote[i]);
+      store_chunk<kBytes>(copy_at(t, first_writer, off), p2);
+      if (writers == 1) return;
+#pragma unroll
+      for (int i = 0; i < kWords; ++i) p2.w[i] = (s.w[i] & second_wrote[i]) | (u.w[i] & ~second_wrote[i]);
+      store_chunk<kBytes>(copy_at(t, second_writer, off), p2);
+      return;
+    }
     for (uint32_t k = 0; k < t.num_copies; ++k) {
       uint32_t wrote[kWords];
       if (writers > 2) {
@@ -383,6 +400,8 @@ __device__ __forceinline__ void merge_ordered_chunk(const TargetBuffers& t, uint
   Chunk<kBytes> merged = into.original == t.original ? s : load_original<kBytes>(into, off);
   for (uint32_t k = 0; k < t.num_copies; ++k) {
     const Chunk<kBytes> p = load_chunk<kBytes>(copy_at(t, k, off));
+    // No word-wide test first, as the ww-check has: it made deterministic mode slower (backprop
+    // 24.1 -> 27.8 ms, bench/results/word-test-ab-h100-2026-11-24T17Z).
 #pragma unroll
     for (int i = 0; i < Chunk<kBytes>::kWords; ++i) {
       const uint32_t wrote = __vcmpne4(p.w[i], s.w[i]);

@@ -194,6 +194,17 @@ __device__ __forceinline__ void note_footprint(const FootprintBounds& f, uint32_
   }
 }
 
+// A copy's pass-2 start state (DESIGN.md section 3): S in the bytes it wrote (`wrote`: 0xff in every
+// byte it changed against S), U elsewhere.
+template <int kBytes>
+__device__ __forceinline__ Chunk<kBytes> pass2_state(const Chunk<kBytes>& s, const Chunk<kBytes>& u,
+                                                     const uint32_t (&wrote)[Chunk<kBytes>::kWords]) {
+  Chunk<kBytes> p2;
+#pragma unroll
+  for (int i = 0; i < Chunk<kBytes>::kWords; ++i) p2.w[i] = (s.w[i] & wrote[i]) | (u.w[i] & ~wrote[i]);
+  return p2;
+}
+
 // init: every copy := S.
 template <int kBytes>
 __device__ __forceinline__ void replicate_chunk(const TargetBuffers& t, uint64_t off) {
@@ -239,15 +250,11 @@ __device__ __forceinline__ void ww_check_chunk(const TargetBuffers& t, uint64_t 
 #pragma unroll
     for (int k = 0; k < kMaxCopies; ++k) {
       if (k >= t.num_copies) break;
-      Chunk<kBytes> p2;
       uint32_t wrote[kWords];
 #pragma unroll
-      for (int i = 0; i < kWords; ++i) {
-        wrote[i] = __vcmpne4(p[k].w[i], s.w[i]);
-        p2.w[i] = (s.w[i] & wrote[i]) | (u.w[i] & ~wrote[i]);
-      }
+      for (int i = 0; i < kWords; ++i) wrote[i] = __vcmpne4(p[k].w[i], s.w[i]);
       // No copy changed the chunk: every copy is S, its own pass-2 state.
-      if (changed) store_chunk<kBytes>(copy_at(t, k, off), p2);
+      if (changed) store_chunk<kBytes>(copy_at(t, k, off), pass2_state<kBytes>(s, u, wrote));
       note_footprint<kWords>(footprint, k, off, wrote);
     }
   }
@@ -298,18 +305,12 @@ __device__ __forceinline__ void ww_check_chunk_streaming(const TargetBuffers& t,
   if (clash) log_write_write<kBytes>(t, off, s, log);
   store_chunk<kBytes>(t.uni + off, u);
   if constexpr (kWritePass2) {
-    if (writers == 0 && footprint.lo == nullptr) return;  // footprint.lo is the same in every lane
-    if (writers <= 2 && footprint.lo == nullptr) {
+    if (footprint.lo == nullptr && writers <= 2) {  // footprint.lo is the same in every lane
+      if (writers == 0) return;  // every copy is S, its own pass-2 state
       // A copy that did not write the chunk starts pass 2 from U; a writer's keeps S where it wrote.
       for (uint32_t k = 0; k < t.num_copies; ++k) store_chunk<kBytes>(copy_at(t, k, off), u);
-      Chunk<kBytes> p2;
-#pragma unroll
-      for (int i = 0; i < kWords; ++i) p2.w[i] = (s.w[i] & first_wrote[i]) | (u.w[i] & ~first_wrote[i]);
-      store_chunk<kBytes>(copy_at(t, first_writer, off), p2);
-      if (writers == 1) return;
-#pragma unroll
-      for (int i = 0; i < kWords; ++i) p2.w[i] = (s.w[i] & second_wrote[i]) | (u.w[i] & ~second_wrote[i]);
-      store_chunk<kBytes>(copy_at(t, second_writer, off), p2);
+      store_chunk<kBytes>(copy_at(t, first_writer, off), pass2_state<kBytes>(s, u, first_wrote));
+      if (writers == 2) store_chunk<kBytes>(copy_at(t, second_writer, off), pass2_state<kBytes>(s, u, second_wrote));
       return;
     }
     for (uint32_t k = 0; k < t.num_copies; ++k) {
@@ -323,12 +324,7 @@ __device__ __forceinline__ void ww_check_chunk_streaming(const TargetBuffers& t,
 #pragma unroll
         for (int i = 0; i < kWords; ++i) wrote[i] = first ? first_wrote[i] : second ? second_wrote[i] : 0u;
       }
-      if (writers > 0) {
-        Chunk<kBytes> p2;
-#pragma unroll
-        for (int i = 0; i < kWords; ++i) p2.w[i] = (s.w[i] & wrote[i]) | (u.w[i] & ~wrote[i]);
-        store_chunk<kBytes>(copy_at(t, k, off), p2);
-      }
+      if (writers > 0) store_chunk<kBytes>(copy_at(t, k, off), pass2_state<kBytes>(s, u, wrote));
       note_footprint<kWords>(footprint, k, off, wrote);
     }
   }
@@ -341,13 +337,11 @@ __device__ __forceinline__ void init_pass2_chunk(const TargetBuffers& t, uint64_
   const Chunk<kBytes> s = load_original<kBytes>(t, off);
   const Chunk<kBytes> u = load_chunk<kBytes>(t.uni + off);
   for (uint32_t k = 0; k < t.num_copies; ++k) {
-    Chunk<kBytes> p = load_chunk<kBytes>(copy_at(t, k, off));
+    const Chunk<kBytes> p = load_chunk<kBytes>(copy_at(t, k, off));
+    uint32_t wrote[Chunk<kBytes>::kWords];
 #pragma unroll
-    for (int i = 0; i < Chunk<kBytes>::kWords; ++i) {
-      const uint32_t wrote = __vcmpne4(p.w[i], s.w[i]);
-      p.w[i] = (s.w[i] & wrote) | (u.w[i] & ~wrote);
-    }
-    store_chunk<kBytes>(copy_at(t, k, off), p);
+    for (int i = 0; i < Chunk<kBytes>::kWords; ++i) wrote[i] = __vcmpne4(p.w[i], s.w[i]);
+    store_chunk<kBytes>(copy_at(t, k, off), pass2_state<kBytes>(s, u, wrote));
   }
 }
 

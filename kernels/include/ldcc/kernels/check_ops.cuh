@@ -265,8 +265,9 @@ __device__ __forceinline__ void ww_check_chunk(const TargetBuffers& t, uint64_t 
 // A race-free chunk has at most one writer, so that pass reads no copy again, and it stores nothing
 // when no copy changed the chunk (every copy is then S, its own pass-2 state): at a barrier most
 // chunks of the layout are untouched. Three or more writers re-read the copies (mostly from L2).
+// Returns whether any copy changed the chunk.
 template <bool kWritePass2>
-__device__ __forceinline__ void ww_check_chunk_streaming(const TargetBuffers& t, uint64_t off, const RaceLogView& log,
+__device__ __forceinline__ bool ww_check_chunk_streaming(const TargetBuffers& t, uint64_t off, const RaceLogView& log,
                                                          const FootprintBounds& footprint = {}) {
   constexpr int kBytes = 16, kWords = 4;
   const Chunk<kBytes> s = load_original<kBytes>(t, off);
@@ -306,12 +307,12 @@ __device__ __forceinline__ void ww_check_chunk_streaming(const TargetBuffers& t,
   store_chunk<kBytes>(t.uni + off, u);
   if constexpr (kWritePass2) {
     if (footprint.lo == nullptr && writers <= 2) {  // footprint.lo is the same in every lane
-      if (writers == 0) return;  // every copy is S, its own pass-2 state
+      if (writers == 0) return false;  // every copy is S, its own pass-2 state
       // A copy that did not write the chunk starts pass 2 from U; a writer's keeps S where it wrote.
       for (uint32_t k = 0; k < t.num_copies; ++k) store_chunk<kBytes>(copy_at(t, k, off), u);
       store_chunk<kBytes>(copy_at(t, first_writer, off), pass2_state<kBytes>(s, u, first_wrote));
       if (writers == 2) store_chunk<kBytes>(copy_at(t, second_writer, off), pass2_state<kBytes>(s, u, second_wrote));
-      return;
+      return true;
     }
     for (uint32_t k = 0; k < t.num_copies; ++k) {
       uint32_t wrote[kWords];
@@ -328,6 +329,7 @@ __device__ __forceinline__ void ww_check_chunk_streaming(const TargetBuffers& t,
       note_footprint<kWords>(footprint, k, off, wrote);
     }
   }
+  return writers != 0;
 }
 
 // Unfused second half of the ww-check, kept to measure what fusion saves (paper Figure 9):

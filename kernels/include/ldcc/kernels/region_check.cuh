@@ -41,13 +41,15 @@ constexpr uint32_t kQueryWords = kSymbolWords + 1 + 2 * kMaxSymbols;
 
 // Counters the host reads after a checked launch.
 // kCyclesAtSites, kCyclesInKernel: LDCC_PROFILE at level W, summed over blocks (see SiteCycles).
+// kRegionsWithoutWrites: level W regions no warp wrote in, which ended without a re-execution.
 enum Counter : uint32_t {
   kRegionsChecked = 0,
   kPass2Skipped = 1,
   kGlobalAtomics = 2,
   kCyclesAtSites = 3,
   kCyclesInKernel = 4,
-  kNumCounters = 5
+  kRegionsWithoutWrites = 5,
+  kNumCounters = 6
 };
 
 // Which check a launch of the clone runs (DESIGN.md section 4).
@@ -261,9 +263,12 @@ static __device__ __forceinline__ void block_merge_ordered(TargetBuffers b) {
     merge_ordered_chunk<16, true>(b, off);
 }
 
-static __device__ __forceinline__ void block_ww_check(TargetBuffers b, RaceLogView log) {
+// Returns whether a copy changed one of this thread's chunks.
+static __device__ __forceinline__ bool block_ww_check(TargetBuffers b, RaceLogView log) {
+  bool wrote = false;
   for (uint64_t off = uint64_t(thread_rank()) * 16; off < b.stride; off += uint64_t(block_threads()) * 16)
-    ww_check_chunk_streaming<true>(b, off, log);
+    wrote = ww_check_chunk_streaming<true>(b, off, log) || wrote;
+  return wrote;
 }
 
 // rw-check of the warps' copies (not the atomics' copy: pass 2 replays atomics without touching it),
@@ -316,9 +321,11 @@ __device__ __forceinline__ void for_each_footprint_part(const ThreadState& t, Ch
   }
 }
 
-static __device__ __forceinline__ void block_global_ww(const ThreadState& t, RaceLogView log) {
+// Returns whether a copy changed one of this thread's chunks or bytes of the footprints.
+static __device__ __forceinline__ bool block_global_ww(const ThreadState& t, RaceLogView log) {
+  bool wrote = false;
   for_each_footprint_part(
-      t, [&](const TargetBuffers& b, uint64_t off) { ww_check_chunk_streaming<true>(b, off, log); },
+      t, [&](const TargetBuffers& b, uint64_t off) { wrote = ww_check_chunk_streaming<true>(b, off, log) || wrote; },
       [&](const TargetBuffers& b, uint64_t x) {
         const uint8_t s = b.original[x];
         uint8_t u = s;
@@ -335,7 +342,9 @@ static __device__ __forceinline__ void block_global_ww(const ThreadState& t, Rac
           uint8_t& p = b.copies[k * b.stride + x];
           p = p != s ? s : u;
         }
+        wrote = wrote || writer != kNoUnit;
       });
+  return wrote;
 }
 
 static __device__ __forceinline__ void block_global_rw_commit(const ThreadState& t, RaceLogView log, bool check) {
@@ -870,22 +879,29 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
 
   if (bs.pass == 1) {
     const bool skip = __syncthreads_or(t.overflow);
-    block_ww_check(b, log);
-    block_global_ww(t, log);
+    bool wrote = block_ww_check(b, log);
+    wrote = block_global_ww(t, log) || wrote;
+    // Also its stores to global memory ldcc does not privatize, and its atomics (and clock reads).
+    wrote = wrote || t.num_stores > 0 || t.num_atomics > 0;
     if (!skip) {
-      t.pass1_site = site;
-      undo_stores(t);
-      __syncthreads();  // undone stores and pass-2 states visible before anyone re-runs
-      if (thread_rank() == 0) bs.pass = 2;
+      // A region no warp wrote in has no race, and its re-execution would start from the states pass 1
+      // started from (the copies and U still hold S) and repeat it: it ends here.
+      if (__syncthreads_or(wrote)) {  // also: the pass-2 states visible
+        t.pass1_site = site;
+        undo_stores(t);
+        if (thread_rank() == 0) bs.pass = 2;
+        __syncthreads();  // undone stores and the pass visible before anyone re-runs
+        t.replay = 0;
+        return kRewind;
+      }
+      if (thread_rank() == 0) atomicAdd(&ctx.counters[kRegionsWithoutWrites], 1ull);
+    } else {
+      // A log overflowed, so no re-execution: U is committed as the ww-check built it.
       __syncthreads();
-      t.replay = 0;
-      return kRewind;
+      block_rw_commit(b, log, false);
+      block_global_rw_commit(t, log, false);
+      if (thread_rank() == 0) atomicAdd(&ctx.counters[kPass2Skipped], 1ull);
     }
-    // A log overflowed, so no re-execution: U is committed as the ww-check built it.
-    __syncthreads();
-    block_rw_commit(b, log, false);
-    block_global_rw_commit(t, log, false);
-    if (thread_rank() == 0) atomicAdd(&ctx.counters[kPass2Skipped], 1ull);
   } else {
     __syncthreads();
     block_rw_commit(b, log, true);

@@ -6,7 +6,8 @@
 //   atomic operations act on (a pseudo-unit: a plain write to a byte an atomic changed is a race with
 //   it, atomics among themselves are not).
 // A thread reaches a site, and `arrive` runs the block-cooperative step for the pass that ended:
-//   end of pass 1: fused ww-check (U, pass-2 states), undo of this region's global stores, REWIND;
+//   end of pass 1: fused ww-check (U, pass-2 states), undo of this region's global stores, REWIND
+//     (or CONTINUE when no warp wrote: pass 2 would repeat pass 1);
 //   end of pass 2: rw-check fused with the commit S := U, replicate S to every copy, CONTINUE.
 // Threads that returned from the kernel park at the exit site and keep taking part, so the
 // cooperative loops always see the whole block.

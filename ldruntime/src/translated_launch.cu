@@ -418,8 +418,9 @@ class LaunchTimer {
 
 }  // namespace
 
-void launch_kernel(const KernelDesc& desc, const void* original, const void* checked, dim3 grid, dim3 block,
-                   size_t shared_bytes, cudaStream_t stream, void** args, const unsigned long long* pointee_sizes) {
+void launch_kernel(const KernelDesc& desc, const void* original, const void* checked, const void* blocks_clone, dim3 grid,
+                   dim3 block, size_t shared_bytes, cudaStream_t stream, void** args,
+                   const unsigned long long* pointee_sizes) {
   const Mode mode = mode_for(desc);
   LaunchTimer timer(desc, mode, stream);
   if (mode == Mode::Off) return run_original(original, grid, block, shared_bytes, stream, args);
@@ -433,6 +434,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   };
   if (desc.unchecked_reason)
     return unchecked(std::string(desc.unchecked_reason) + " (" + desc.unchecked_where + ")");
+  if (!checked || !blocks_clone) return unchecked("the translation gave it no checked clones");
 
   // A launch error of the user's own configuration is reported as native: launch the original.
   const uint32_t threads = block.x * block.y * block.z;
@@ -526,8 +528,11 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     dynamic_bytes = area;
   } else {
     cudaGetLastError();
-    int per_sm = 0;
+    // Level B's clone has fewer registers: more of its blocks may be resident, each needing a slot.
+    int per_sm = 0, per_sm_blocks = 0;
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, checked, int(threads), 0);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_blocks, blocks_clone, int(threads), 0);
+    per_sm = std::max(per_sm, per_sm_blocks);
     const uint64_t slots = std::min<uint64_t>(blocks, uint64_t(std::max(per_sm, 1)) * std::max(sms, 1));
     scratch = DeviceBuffer::allocate(slots * area, stream);
     busy = DeviceBuffer::allocate(slots * sizeof(uint32_t), stream);
@@ -575,10 +580,13 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
       query_bytes + scratch.bytes() + busy.bytes() + records.bytes() + counters.bytes() + raced_blocks.bytes() + seen_bytes;
   PhaseProfile::end("copies and log allocation");
   const auto start_clone = [&] { return cudaLaunchKernel(checked, grid, block, args, dynamic_bytes, stream); };
-  // Level B uses one copy of the shared targets (after S and U): less to set up, more blocks per SM.
-  const size_t block_level_bytes = dynamic_bytes ? std::min<size_t>(dynamic_bytes, 3 * ctx.stride) : 0;
+  // Level B's clone uses one copy of the shared targets, in dynamic shared memory where level W's
+  // copies are.
+  const size_t block_level_bytes = dynamic_bytes ? ctx.stride : 0;
+  if (block_level_bytes > 48 * 1024)
+    cudaFuncSetAttribute(blocks_clone, cudaFuncAttributeMaxDynamicSharedMemorySize, int(block_level_bytes));
   const auto start_block_level = [&] {
-    return cudaLaunchKernel(checked, grid, block, args, block_level_bytes, stream);
+    return cudaLaunchKernel(blocks_clone, grid, block, args, block_level_bytes, stream);
   };
   if (mode == Mode::Deterministic) {
     if (const std::string why = run_deterministic(desc, globals, grid, launch.warps, ctx, stream, launch_bytes, start_clone);

@@ -34,7 +34,9 @@ unsigned TranslationUnitTables::slotOf(const VarDecl *var) {
   return unsigned(helperShared.size() - 1);
 }
 
-std::string cloneName(const FunctionDecl *fn) { return fn->getNameAsString() + "__ldcc_checked"; }
+std::string cloneName(const FunctionDecl *fn, CloneKind kind) {
+  return fn->getNameAsString() + (kind == CloneKind::Blocks ? "__ldcc_blocks" : "__ldcc_checked");
+}
 
 namespace {
 
@@ -153,10 +155,15 @@ const char *barrierResult(BarrierKind k) {
 }
 
 // Signature edits shared by the clone and its prototype: the clone's name and first parameter.
-bool editSignature(CloneEditor &ed, const FunctionDecl *fn, bool isKernel, unsigned maxThreads) {
+// The type of `ldcc_t`, the per-thread state every hook takes.
+std::string stateType(CloneKind kind) {
+  return kind == CloneKind::Blocks ? "::ldcc::rt::BlockRunState" : "::ldcc::rt::ThreadState";
+}
+
+bool editSignature(CloneEditor &ed, const FunctionDecl *fn, bool isKernel, unsigned maxThreads, CloneKind kind) {
   // __grid_constant__: the clone takes the context's address (ThreadState::ctx); without it nvcc
   // copies the whole LaunchCtx (1.6 KB) into every thread's stack (nbody: 3232 -> 1632 bytes).
-  const std::string extra = isKernel ? "__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx" : "::ldcc::rt::ThreadState& ldcc_t";
+  const std::string extra = isKernel ? "__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx" : stateType(kind) + "& ldcc_t";
   // A clone needs more registers than its kernel; unbounded, nvcc may give it more than its blocks
   // can have (em's 320 threads, b+tree's 1024) and every checked launch fails with "too many
   // resources requested". The bound is the largest block its launches use (the tighter it is, the
@@ -165,7 +172,7 @@ bool editSignature(CloneEditor &ed, const FunctionDecl *fn, bool isKernel, unsig
                                 ? "__launch_bounds__(" + std::to_string(maxThreads) + ") " : "";
   const NestedNameSpecifierLoc qualifier = fn->getQualifierLoc();
   if (!bound.empty() && qualifier && !ed.insertBefore(qualifier.getBeginLoc(), bound, "the function name")) return false;
-  if (!ed.replaceToken(fn->getLocation(), (qualifier ? "" : bound) + cloneName(fn), "the function name")) return false;
+  if (!ed.replaceToken(fn->getLocation(), (qualifier ? "" : bound) + cloneName(fn, kind), "the function name")) return false;
   if (fn->getNumParams() > 0) return ed.insertBefore(fn->getParamDecl(0)->getBeginLoc(), extra + ", ", "a parameter");
   FunctionTypeLoc ftl = fn->getFunctionTypeLoc();
   if (!ftl) return ed.fail("a function type it cannot read", fn->getLocation());
@@ -186,13 +193,15 @@ SourceRange wholeDefinition(const FunctionDecl *fn) {
 }
 
 CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &tu, TranslationUnitTables &tables,
-                     ASTContext &ctx, const KernelGlobals *globals, unsigned maxThreads) {
+                     ASTContext &ctx, CloneKind kind, const KernelGlobals *globals, unsigned maxThreads) {
   CloneText out;
   const FunctionDecl *fn = facts.fn;
   const SourceManager &sm = ctx.getSourceManager();
   CloneEditor ed(ctx);
   const bool kernel = facts.isKernel;
-  const bool synchronizing = kernel || tu.synchronizes(fn);
+  const bool checked = kind == CloneKind::Checked;
+  // Level B's clone has no sites: barriers, helper calls and returns stay as written.
+  const bool synchronizing = checked && (kernel || tu.synchronizes(fn));
   const std::string fname = fn->getNameAsString();
   auto failed = [&]() {
     out.refusal = ed.refusal;
@@ -200,9 +209,10 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     return out;
   };
 
-  editSignature(ed, fn, kernel, maxThreads);
+  editSignature(ed, fn, kernel, maxThreads, kind);
 
   // --- locals: renamed everywhere, declarations moved or turned into assignments -------------------
+  // (Only for re-executions, which jump back to sites: the blocks clone keeps its locals as written.)
   VariableUses uses = variableUses(fn->getBody());
   std::set<const DeclStmt *> handledDecls;
   std::ostringstream moved, hoisted;
@@ -212,11 +222,13 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     tables.locals.push_back(fname + ": " + var->getNameAsString());
     return std::to_string(tables.locals.size() - 1);
   };
-  for (const LocalPlan &p : facts.locals) {
+  const std::vector<LocalPlan> noLocals;
+  const std::vector<LocalPlan> &locals = checked ? facts.locals : noLocals;
+  for (const LocalPlan &p : locals) {
     for (const DeclRefExpr *ref : uses[p.var]) ed.replaceToken(ref->getLocation(), p.newName, "a local variable");
     ed.replaceToken(p.var->getLocation(), p.newName, "a local variable");
   }
-  for (const LocalPlan &p : facts.locals) {
+  for (const LocalPlan &p : locals) {
     const DeclStmt *ds = declStmtOf(ctx, p.var);
     if (!ds) {
       ed.fail("a declaration it cannot move", p.var->getLocation());
@@ -272,7 +284,7 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     ed.replace(ds->getSourceRange(), assigns + (inForInit ? ";" : ""), "a declaration");
   }
   for (const ParmVarDecl *p : facts.modifiedParams)
-    frame.emplace_back(p->getNameAsString(), facts.uncomparedParams.count(p) ? "" : compareId(p));
+    if (checked) frame.emplace_back(p->getNameAsString(), facts.uncomparedParams.count(p) ? "" : compareId(p));
 
   // --- shared variables: removed here, redirected to this warp's copy at the top ---------------------
   std::ostringstream shared, aliases;
@@ -358,14 +370,16 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   auto redirectCall = [&](const CallExpr *call, const FunctionDecl *callee) {
     const SourceLocation name = calleeNameLoc(call);
     if (name.isInvalid()) return ed.fail("a call it cannot redirect to the checked function", call->getBeginLoc());
-    ed.replaceToken(name, cloneName(callee), "a call");
+    ed.replaceToken(name, cloneName(callee, kind), "a call");
     if (call->getNumArgs() > 0 && !isa<CXXDefaultArgExpr>(call->getArg(0)))
       return ed.insertBefore(call->getArg(0)->getBeginLoc(), "ldcc_t, ", "a call");
     return ed.insertBefore(call->getRParenLoc(), "ldcc_t", "a call");
   };
   for (const CallExpr *call : facts.clonedCalls) redirectCall(call, tu.userCallee(call));
+  if (!checked)
+    for (const HelperCall &h : facts.helperCalls) redirectCall(h.call, h.callee);
 
-  // --- sites -------------------------------------------------------------------------------------
+  // --- sites (the checked clone's) ---------------------------------------------------------------
   // A jump back into an `if constexpr` branch is ill-formed: such ifs around a site become plain
   // ifs (their condition is a constant either way).
   std::set<const IfStmt *> constexprIfs;
@@ -381,10 +395,14 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
       node = p;
     }
   };
-  for (const Barrier &b : facts.barriers) unconstexpr(b.statement);
-  for (const HelperCall &h : facts.helperCalls) unconstexpr(h.statement);
+  const std::vector<Barrier> noBarriers;
+  const std::vector<HelperCall> noHelperCalls;
+  const std::vector<Barrier> &barriers = checked ? facts.barriers : noBarriers;
+  const std::vector<HelperCall> &helperCalls = checked ? facts.helperCalls : noHelperCalls;
+  for (const Barrier &b : barriers) unconstexpr(b.statement);
+  for (const HelperCall &h : helperCalls) unconstexpr(h.statement);
   std::vector<unsigned> resumeSites;  // sites a rewind may jump back to
-  for (const Barrier &b : facts.barriers) {
+  for (const Barrier &b : barriers) {
     const unsigned id = tables.addSite(sm, b.call->getBeginLoc(), b.what);
     resumeSites.push_back(id);
     if (b.kind == BarrierKind::Plain) {
@@ -404,7 +422,7 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     }
     insertBeforeStatement(ed, ctx, b.statement, site, "a barrier");
   }
-  for (const HelperCall &h : facts.helperCalls) {
+  for (const HelperCall &h : helperCalls) {
     const unsigned before = tables.addSite(sm, h.call->getBeginLoc(), "call of " + h.callee->getNameAsString());
     const unsigned after = tables.addSite(sm, h.call->getBeginLoc(), "return from " + h.callee->getNameAsString());
     resumeSites.push_back(before);
@@ -418,7 +436,7 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   }
   unsigned entry = 0, exitSite = 0;
   const auto *body = cast<CompoundStmt>(fn->getBody());
-  if (kernel) {
+  if (kernel && checked) {
     entry = tables.addSite(sm, fn->getLocation(), "kernel entry");
     exitSite = tables.addSite(sm, body->getRBracLoc(), "kernel exit");
     for (const ReturnStmt *r : facts.returns) ed.replace(ed.statementRange(r), "goto ldcc_exit;", "a return");
@@ -440,10 +458,12 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     pro << " __shared__ ::ldcc::rt::BlockState ldcc_bs; extern __shared__ __align__(16) unsigned char "
            "ldcc_dynamic_shared[]; ";
     // The aliases come first: the query describes them before anything else runs.
-    pro << aliases.str() << "if (ldcc_ctx.query_out) { if (::ldcc::rt::thread_rank() == 0 && ::ldcc::rt::block_rank() == 0) { "
-        << "ldcc_ctx.query_out[0] = " << layout.size() << "ull; ldcc_ctx.query_out[1] = " << ((entry << 16) | exitSite)
-        << "ull; " << describe.str() << symbols.str() << "} return; } ";
-    pro << helperOffsets.str() << "::ldcc::rt::ThreadState ldcc_t; ::ldcc::rt::enter(ldcc_ctx, ldcc_bs, ldcc_t, "
+    pro << aliases.str();
+    if (checked)
+      pro << "if (ldcc_ctx.query_out) { if (::ldcc::rt::thread_rank() == 0 && ::ldcc::rt::block_rank() == 0) { "
+          << "ldcc_ctx.query_out[0] = " << layout.size() << "ull; ldcc_ctx.query_out[1] = " << ((entry << 16) | exitSite)
+          << "ull; " << describe.str() << symbols.str() << "} return; } ";
+    pro << helperOffsets.str() << stateType(kind) << " ldcc_t; ::ldcc::rt::enter(ldcc_ctx, ldcc_bs, ldcc_t, "
         << "ldcc_dynamic_shared, " << entry << "u); ";
   }
   if (!kernel) pro << aliases.str();
@@ -474,7 +494,7 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   }
   pro << "{";
   epi << "} ";
-  if (kernel) {
+  if (kernel && checked) {
     epi << "ldcc_exit: ldcc_t.at_exit = true; for (;;) { const int ldcc_a = ldcc_site(" << exitSite
         << "u); if (ldcc_a == ::ldcc::rt::kDone) return; if (ldcc_a == ::ldcc::rt::kRewind) goto ldcc_dispatch; } ";
   } else if (synchronizing && fn->getReturnType()->isVoidType()) {
@@ -490,9 +510,9 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
 }
 
 std::string writeClonePrototype(const FunctionDecl *decl, bool isKernel, ASTContext &ctx, Refusal &refusal,
-                                unsigned maxThreads) {
+                                CloneKind kind, unsigned maxThreads) {
   CloneEditor ed(ctx);
-  editSignature(ed, decl, isKernel, maxThreads);
+  editSignature(ed, decl, isKernel, maxThreads, kind);
   if (ed.refusal.refused()) {
     refusal = ed.refusal;
     return "";

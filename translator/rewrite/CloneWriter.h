@@ -27,6 +27,13 @@ struct TranslationUnitTables {
   unsigned slotOf(const clang::VarDecl *var);
 };
 
+// The two clones of a kernel or helper (DESIGN.md sections 4 and 6):
+//   Checked: level W's and deterministic mode's, with the sites: the locals hoisted, a site at every
+//     barrier, helper call and return, re-executions jumping back (ThreadState);
+//   Blocks: level B's, the original body with the memory hooks only: barriers and returns as written
+//     (BlockRunState, kernels/include/ldcc/kernels/block_run.cuh).
+enum class CloneKind { Checked, Blocks };
+
 struct CloneText {
   std::string text;              // the whole clone definition (empty when refused)
   std::string preamble;          // namespace-scope declarations the clone needs before it
@@ -34,17 +41,19 @@ struct CloneText {
   std::vector<std::string> targetNames;  // kernels: shared variables in layout order
 };
 
-std::string cloneName(const clang::FunctionDecl *fn);
+std::string cloneName(const clang::FunctionDecl *fn, CloneKind kind = CloneKind::Checked);
 // The definition or declaration with its template header, if any.
 clang::SourceRange wholeDefinition(const clang::FunctionDecl *fn);
 
 // `globals`: for kernels, the pointers to rebase and the __device__ variables the query describes.
 // `maxThreads`: for kernels, the most threads a block of theirs has (the clone's __launch_bounds__).
+// A Blocks clone registers nothing in `tables` and describes nothing (the checked clone's query does).
 CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &tu, TranslationUnitTables &tables,
-                     clang::ASTContext &ctx, const KernelGlobals *globals = nullptr, unsigned maxThreads = 1024);
+                     clang::ASTContext &ctx, CloneKind kind, const KernelGlobals *globals = nullptr,
+                     unsigned maxThreads = 1024);
 
 // The first declaration of `fn` with the clone's name and extra parameter, no body.
 std::string writeClonePrototype(const clang::FunctionDecl *decl, bool isKernel, clang::ASTContext &ctx,
-                                Refusal &refusal, unsigned maxThreads = 1024);
+                                Refusal &refusal, CloneKind kind, unsigned maxThreads = 1024);
 
 }  // namespace ldcc::translator

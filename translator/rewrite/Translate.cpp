@@ -87,13 +87,15 @@ public:
         helperRefusal_[f.fn] = f.refusal;
         continue;
       }
-      CloneText clone = writeClone(f, tu, tables_, ctx_);
-      if (clone.refusal.refused()) {
+      CloneText clone = writeClone(f, tu, tables_, ctx_, CloneKind::Checked);
+      CloneText blocks = clone.refusal.refused() ? CloneText{} : writeClone(f, tu, tables_, ctx_, CloneKind::Blocks);
+      if (clone.refusal.refused() || blocks.refusal.refused()) {
         failedHelpers.insert(f.fn);
-        helperRefusal_[f.fn] = clone.refusal;
+        helperRefusal_[f.fn] = clone.refusal.refused() ? clone.refusal : blocks.refusal;
         continue;
       }
       insertClone(f.fn, clone.preamble + clone.text);
+      insertClone(f.fn, blocks.text);
     }
     for (const FunctionFacts &f : tu.functions()) {
       if (!f.isKernel) continue;
@@ -106,12 +108,18 @@ public:
         k.globals = globalTargets.of(f);
         k.warpTurns = tu.warpTurnsReason(f.fn);
         k.atomics = tu.makesAtomics(f.fn);
-        CloneText clone = writeClone(f, tu, tables_, ctx_, &k.globals, blockBound(f.fn));
+        CloneText clone = writeClone(f, tu, tables_, ctx_, CloneKind::Checked, &k.globals, blockBound(f.fn));
         k.refusal = clone.refusal;
+        CloneText blocks;
+        if (!k.refusal.refused()) {
+          blocks = writeClone(f, tu, tables_, ctx_, CloneKind::Blocks, &k.globals, blockBound(f.fn));
+          k.refusal = blocks.refusal;
+        }
         if (!k.refusal.refused()) {
           k.checked = true;
           k.targets = clone.targetNames;
           insertClone(f.fn, clone.text);
+          insertClone(f.fn, blocks.text);
           insertPrototype(f.fn);
         }
       }
@@ -204,8 +212,12 @@ private:
     const SourceLocation end = sm_.getExpansionLoc(whole.getEnd());
     if (!sm_.isWrittenInMainFile(end)) return;
     Refusal ignored;
-    std::string proto = writeClonePrototype(first, true, ctx_, ignored, blockBound(fn));
-    if (proto.empty()) return;
+    std::string proto;
+    for (CloneKind kind : {CloneKind::Checked, CloneKind::Blocks}) {
+      const std::string one = writeClonePrototype(first, true, ctx_, ignored, kind, blockBound(fn));
+      if (one.empty()) return;
+      proto += (proto.empty() ? "" : " ") + one;
+    }
     for (char &c : proto)
       if (c == '\n') c = ' ';
     std::optional<Token> semi = Lexer::findNextToken(end, sm_, ctx_.getLangOpts());
@@ -342,11 +354,11 @@ private:
     const CharSourceRange calleeRange =
         Lexer::makeFileCharRange(CharSourceRange::getTokenRange(callee->getSourceRange()), sm_, ctx_.getLangOpts());
     const unsigned nameOffset = sm_.getFileOffset(sm_.getExpansionLoc(nameLoc)) - sm_.getFileOffset(calleeRange.getBegin());
-    std::string cloneText = calleeText;
-    if (nameOffset + nameText.size() <= cloneText.size() && cloneText.compare(nameOffset, nameText.size(), nameText) == 0)
-      cloneText.replace(nameOffset, nameText.size(), cloneName(def));
-    else
+    if (nameOffset + nameText.size() > calleeText.size() || calleeText.compare(nameOffset, nameText.size(), nameText) != 0)
       return warnLaunch(call, "a launch it cannot rewrite");
+    auto cloneText = [&](CloneKind kind) {
+      return std::string(calleeText).replace(nameOffset, nameText.size(), cloneName(def, kind));
+    };
 
     const CallExpr *config = call->getConfig();
     auto configArg = [&](unsigned i, const char *fallback) -> std::string {
@@ -360,7 +372,8 @@ private:
     }
     std::string replacement;
     if (k.checked)
-      replacement = "::ldcc::rt::launch(::" + k.descName + ", " + calleeText + ", " + cloneText + ", " + configArg(0, "1") +
+      replacement = "::ldcc::rt::launch(::" + k.descName + ", " + calleeText + ", " + cloneText(CloneKind::Checked) + ", " +
+                    cloneText(CloneKind::Blocks) + ", " + configArg(0, "1") +
                     ", " + configArg(1, "1") + ", " + configArg(2, "0") + ", " + configArg(3, "0") + args + ")";
     else
       replacement = "::ldcc::rt::launch_unchecked(::" + k.descName + ", " + calleeText + ", " + configArg(0, "1") + ", " +

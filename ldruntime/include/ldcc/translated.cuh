@@ -1,5 +1,5 @@
-// What code translated by `ldcc` includes: the device side of level W (region_check.cuh) and the
-// launch entry point every rewritten `kernel<<<...>>>(args)` calls.
+// What code translated by `ldcc` includes: the device side of level W (region_check.cuh) and of
+// level B (block_run.cuh), and the launch entry point every rewritten `kernel<<<...>>>(args)` calls.
 //
 // The translator emits, per translation unit, a table of sites (SiteDesc) and of compared locals,
 // and per kernel a KernelDesc; `launch` picks the original kernel or its checked clone by mode.
@@ -11,7 +11,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "ldcc/kernels/region_check.cuh"
+#include "ldcc/kernels/block_run.cuh"  // and region_check.cuh
 
 namespace ldcc::rt {
 
@@ -52,11 +52,13 @@ struct KernelDesc {
   bool atomics;  // it makes atomic operations (global ones act on one copy in deterministic mode)
 };
 
-// Host side (ldruntime/src/translated_launch.cu). `args` are the clone's arguments: args[0] is
-// the LaunchCtx, then the kernel's parameters; `pointee_sizes[i]` is sizeof(*param i) for pointer
+// Host side (ldruntime/src/translated_launch.cu). `checked`: the clone level W and deterministic
+// mode run; `blocks_clone`: the one level B runs (block_run.cuh). `args` are the clones' arguments: args[0]
+// is the LaunchCtx, then the kernel's parameters; `pointee_sizes[i]` is sizeof(*param i) for pointer
 // parameters, else 0.
-void launch_kernel(const KernelDesc& desc, const void* original, const void* checked, dim3 grid, dim3 block,
-                   size_t shared_bytes, cudaStream_t stream, void** args, const unsigned long long* pointee_sizes);
+void launch_kernel(const KernelDesc& desc, const void* original, const void* checked, const void* blocks_clone, dim3 grid,
+                   dim3 block, size_t shared_bytes, cudaStream_t stream, void** args,
+                   const unsigned long long* pointee_sizes);
 
 template <typename T>
 constexpr unsigned long long pointee_size() {
@@ -70,24 +72,26 @@ constexpr unsigned long long pointee_size() {
 }
 
 template <typename... P, typename... A, size_t... I>
-void launch_with(const KernelDesc& desc, void (*original)(P...), void (*checked)(LaunchCtx, P...), dim3 grid,
-                 dim3 block, size_t shared_bytes, cudaStream_t stream, std::index_sequence<I...>, A&&... a) {
+void launch_with(const KernelDesc& desc, void (*original)(P...), void (*checked)(LaunchCtx, P...),
+                 void (*blocks)(LaunchCtx, P...), dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stream,
+                 std::index_sequence<I...>, A&&... a) {
   // The arguments are evaluated and converted to the parameter types once, as by <<<>>>.
   std::tuple<std::decay_t<P>...> params(std::forward<A>(a)...);
   LaunchCtx ctx{};
   void* args[] = {&ctx, static_cast<void*>(&std::get<I>(params))...};
   const unsigned long long pointee_sizes[] = {pointee_size<std::decay_t<P>>()..., 0};
-  launch_kernel(desc, reinterpret_cast<const void*>(original), reinterpret_cast<const void*>(checked), grid, block,
-                shared_bytes, stream, args, pointee_sizes);
+  launch_kernel(desc, reinterpret_cast<const void*>(original), reinterpret_cast<const void*>(checked),
+                reinterpret_cast<const void*>(blocks), grid, block, shared_bytes, stream, args, pointee_sizes);
 }
 
 // `kernel<<<grid, block, shared, stream>>>(a...)` becomes
-// `ldcc::rt::launch(desc, kernel, kernel__ldcc_checked, grid, block, shared, stream, a...)`.
+// `ldcc::rt::launch(desc, kernel, kernel__ldcc_checked, kernel__ldcc_blocks, grid, block, shared, stream, a...)`.
 template <typename G, typename B, typename... P, typename... A>
-void launch(const KernelDesc& desc, void (*original)(P...), void (*checked)(LaunchCtx, P...), const G& grid,
-            const B& block, size_t shared_bytes, cudaStream_t stream, A&&... a) {
+void launch(const KernelDesc& desc, void (*original)(P...), void (*checked)(LaunchCtx, P...),
+            void (*blocks)(LaunchCtx, P...), const G& grid, const B& block, size_t shared_bytes, cudaStream_t stream,
+            A&&... a) {
   static_assert(sizeof...(P) == sizeof...(A), "ldcc: a kernel launch with default arguments is not supported");
-  launch_with(desc, original, checked, dim3(grid), dim3(block), shared_bytes, stream,
+  launch_with(desc, original, checked, blocks, dim3(grid), dim3(block), shared_bytes, stream,
               std::index_sequence_for<P...>{}, std::forward<A>(a)...);
 }
 
@@ -96,8 +100,9 @@ template <typename G, typename B, typename... P, typename... A>
 void launch_unchecked(const KernelDesc& desc, void (*original)(P...), const G& grid, const B& block,
                       size_t shared_bytes, cudaStream_t stream, A&&... a) {
   static_assert(sizeof...(P) == sizeof...(A), "ldcc: a kernel launch with default arguments is not supported");
-  launch_with(desc, original, static_cast<void (*)(LaunchCtx, P...)>(nullptr), dim3(grid), dim3(block),
-              shared_bytes, stream, std::index_sequence_for<P...>{}, std::forward<A>(a)...);
+  launch_with(desc, original, static_cast<void (*)(LaunchCtx, P...)>(nullptr),
+              static_cast<void (*)(LaunchCtx, P...)>(nullptr), dim3(grid), dim3(block), shared_bytes, stream,
+              std::index_sequence_for<P...>{}, std::forward<A>(a)...);
 }
 
 }  // namespace ldcc::rt

@@ -62,6 +62,20 @@ void run(const float *in, float *out, int rows, int n) {
 // CHECK-NEXT:   { if (ldcc_site(2u)) goto ldcc_dispatch; } return total;
 // CHECK-NEXT: } }
 // CHECK-NEXT: #line 17 "{{.*}}/device_helper.cu"
+// Level B's clone of the helper: its shared variable in the layout, its barrier and return as
+// written, no hoisted local and no site.
+// CHECK: #line 7 "{{.*}}/device_helper.cu"
+// CHECK-NEXT: __device__ float blockSum__ldcc_blocks(::ldcc::rt::BlockRunState& ldcc_t, float v) {using ldcc_helper_shared_0_local = float[32]; ldcc_helper_shared_0_local& perWarp = ::ldcc::rt::target_ref<ldcc_helper_shared_0_local>(ldcc_t.base, ldcc_t.bs->helper_off[0]); {
+// CHECK-NEXT: {{^ +$}}
+// CHECK-NEXT:   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+// CHECK-NEXT:   for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+// CHECK-NEXT:   if (lane == 0) perWarp[warp] = v;
+// CHECK-NEXT:   __syncthreads();
+// CHECK-NEXT:   float total = 0.0f;
+// CHECK-NEXT:   if (threadIdx.x == 0)
+// CHECK-NEXT:     for (unsigned w = 0; w < (blockDim.x + 31) / 32; ++w) total += perWarp[w];
+// CHECK-NEXT:   return total;
+// CHECK-NEXT: } }
 
 // The kernel's query describes the helper's array through its namespace-scope alias and
 // publishes its offset before entering.
@@ -79,6 +93,14 @@ void run(const float *in, float *out, int rows, int n) {
 // CHECK-NEXT:   if (threadIdx.x == 0) (*::ldcc::rt::store(ldcc_t, &(out[blockIdx.x]))) = total__ldcc2;
 // CHECK-NEXT: } ldcc_exit:
 // CHECK-NEXT: #line 24 "{{.*}}/device_helper.cu"
+// Level B's clone of the kernel calls the helper's, with no site around the call.
+// CHECK: #line 19 "{{.*}}/device_helper.cu"
+// CHECK-NEXT: __global__ void __launch_bounds__(256) reduceRows__ldcc_blocks(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, const float *in, float *out, int n) { __shared__ ::ldcc::rt::BlockState ldcc_bs; extern __shared__ __align__(16) unsigned char ldcc_dynamic_shared[]; ldcc_bs.helper_off[0] = ldcc_ctx.offsets[0]; ::ldcc::rt::BlockRunState ldcc_t; ::ldcc::rt::enter(ldcc_ctx, ldcc_bs, ldcc_t, ldcc_dynamic_shared, 0u); in = ::ldcc::rt::global_ptr(ldcc_t, in); out = ::ldcc::rt::global_ptr(ldcc_t, out); {
+// CHECK-NEXT:   float v = 0.0f;
+// CHECK-NEXT:   for (int i = threadIdx.x; i < n; i += blockDim.x) v += in[blockIdx.x * n + i];
+// CHECK-NEXT:   float total = blockSum__ldcc_blocks(ldcc_t, v);
+// CHECK-NEXT:   if (threadIdx.x == 0) (*::ldcc::rt::store(ldcc_t, &(out[blockIdx.x]))) = total;
+// CHECK-NEXT: } }
 
 // CHECK-NOT: <<<
-// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, reduceRows, reduceRows__ldcc_checked, rows, 256, 0, 0, in, out, n);
+// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, reduceRows, reduceRows__ldcc_checked, reduceRows__ldcc_blocks, rows, 256, 0, 0, in, out, n);

@@ -49,6 +49,19 @@ void run(const float *in, float *out, int n) {
 // A thread that exits parks at the exit site and keeps arriving until the block is done.
 // CHECK-NEXT: } ldcc_exit: ldcc_t.at_exit = true; for (;;) { const int ldcc_a = ldcc_site(2u); if (ldcc_a == ::ldcc::rt::kDone) return; if (ldcc_a == ::ldcc::rt::kRewind) goto ldcc_dispatch; } }
 // CHECK-NEXT: #line 21 "{{.*}}/early_return.cu"
+// Level B's clone keeps both returns and the barrier as written: its threads leave as the
+// original's do (BlockRunState's destructor publishes what they stored).
+// CHECK: stencil__ldcc_blocks(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, const float *in, float *out, int n) {
+// CHECK-SAME: ::ldcc::rt::BlockRunState ldcc_t; ::ldcc::rt::enter(ldcc_ctx, ldcc_bs, ldcc_t, ldcc_dynamic_shared, 0u);
+// CHECK-NEXT: {{^ +$}}
+// CHECK-NEXT:   if (blockIdx.x * 256 >= n) return;
+// CHECK:   __syncthreads();
+// CHECK-NEXT:   const int i = blockIdx.x * 256 + threadIdx.x;
+// CHECK-NEXT:   if (i >= n) {
+// CHECK-NEXT:     return;
+// CHECK-NEXT:   }
+// CHECK-NEXT:   (*::ldcc::rt::store(ldcc_t, &(out[i]))) = buf[threadIdx.x] + buf[threadIdx.x + 1] + buf[threadIdx.x + 2];
+// CHECK-NEXT: } }
 
 // CHECK-NOT: <<<
-// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, stencil, stencil__ldcc_checked, (n + 255) / 256, 256, 0, 0, in, out, n);
+// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, stencil, stencil__ldcc_checked, stencil__ldcc_blocks, (n + 255) / 256, 256, 0, 0, in, out, n);

@@ -67,6 +67,8 @@ void run(const int *keys, int n, unsigned *bins, Stats *stats, float *out) {
 // CHECK-NEXT:   (*::ldcc::rt::store(ldcc_t, &(*p))) = v;
 // CHECK-NEXT: }
 // CHECK-NEXT: #line 20 "{{.*}}/memory_hooks.cu"
+// CHECK: __device__ void put__ldcc_blocks(::ldcc::rt::BlockRunState& ldcc_t, float *p, float v) {{[{][{]}}
+// CHECK-NEXT:   (*::ldcc::rt::store(ldcc_t, &(*p))) = v;
 
 // CHECK: #line 22 "{{.*}}/memory_hooks.cu"
 // CHECK-NEXT: __global__ void __launch_bounds__(256) histogram__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, const int *keys, int n, unsigned *bins, Stats *stats, float *out) {
@@ -95,9 +97,18 @@ void run(const int *keys, int n, unsigned *bins, Stats *stats, float *out) {
 // CHECK-NEXT:   if (i == 0) ::ldcc::rt::PrintfCall{ldcc_t}.printf("block %d key %d\n", blockIdx.x, key);
 // CHECK-NEXT: } ldcc_exit:
 // CHECK-NEXT: #line 40 "{{.*}}/memory_hooks.cu"
+// Level B's clone hooks the same stores, atomics and printf, and calls the helper's level B clone.
+// CHECK: histogram__ldcc_blocks(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, const int *keys, int n, unsigned *bins, Stats *stats, float *out) {
+// CHECK-SAME: ::ldcc::rt::BlockRunState ldcc_t;
+// CHECK-SAME: auto& g_total = *::ldcc::rt::global_ptr(ldcc_t, &::g_total);
+// CHECK:   unsigned old = ::ldcc::rt::AtomicCall{ldcc_t}.atomicAdd(&bins[key], 1u);
+// CHECK:   (*::ldcc::rt::store(ldcc_t, &(g_total))) = 3;
+// CHECK-NEXT:   put__ldcc_blocks(ldcc_t, out + i, 4.0f);
+// CHECK-NEXT:   if (i == 0) ::ldcc::rt::PrintfCall{ldcc_t}.printf("block %d key %d\n", blockIdx.x, key);
+// CHECK-NEXT: } }
 
 // CHECK-NOT: <<<
-// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, histogram, histogram__ldcc_checked, (n + 255) / 256, 256, 0, 0, keys, n, bins, stats, out);
+// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, histogram, histogram__ldcc_checked, histogram__ldcc_blocks, (n + 255) / 256, 256, 0, 0, keys, n, bins, stats, out);
 
 __global__ void tally(const int *keys, unsigned *bins, int *top, unsigned *seen) {
   const int key = keys[threadIdx.x] & 15;

@@ -97,4 +97,4 @@ void run(float *out, const float *in, int n) {
 
 // The launch goes through the runtime with the original, the clone and the full configuration.
 // CHECK-NOT: <<<
-// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, transposeScale, transposeScale__ldcc_checked, dim3(n / 16, n / 16), dim3(16, 16), 16 * sizeof(float), 0, out, in, n);
+// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, transposeScale, transposeScale__ldcc_checked, transposeScale__ldcc_blocks, dim3(n / 16, n / 16), dim3(16, 16), 16 * sizeof(float), 0, out, in, n);

@@ -55,9 +55,9 @@ enum Counter : uint32_t {
 
 // Which check a launch of the clone runs (DESIGN.md section 4).
 //   warps:  level W, the regions between barriers re-executed in place;
-//   blocks: one execution of level B: every block on its copy of the global targets, shared memory
-//           and barriers as in the original, no printf, stores to other global memory dropped (the
-//           level W execution that follows makes them).
+//   blocks: one execution of level B, by the blocks clone (block_run.cuh): every block on its copy
+//           of the global targets, shared memory and barriers as in the original, no printf, stores
+//           to other global memory dropped (the level W execution that follows makes them).
 //   deterministic: one execution, the only one: every block on its copy of the global targets (the
 //           host merges them in block order afterwards), the warps on their copies of the shared
 //           targets, merged in warp order at every site; clock reads count, atomics act on one copy.
@@ -139,6 +139,7 @@ struct BlockState {
   unsigned long long written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
   long long entered, at_sites;  // LaunchCtx::profile: thread 0's clock at entry, its cycles at sites
   uint32_t stored_global;       // LaunchCtx::global_store_flags: a thread stored in this region's executions
+  uint32_t left;                // level B's blocks clone: threads that left the kernel
   uint64_t helper_off[kMaxHelperSlots];
 };
 
@@ -158,8 +159,8 @@ struct ThreadState {
   uint32_t warp, warps;
   uint32_t global_copy;  // the copy of the global targets this thread uses
   uint32_t block_copy;   // deterministic mode: its block's copy (its warps' own with warp_copies)
-  // Per global target, the bytes [lo, hi) this thread wrote: since the last site with
-  // LaunchCtx::warp_copies, since the kernel's entry at level B with LaunchCtx::store_bounds.
+  // Per global target, the bytes [lo, hi) this thread wrote since the last site (deterministic mode
+  // with LaunchCtx::warp_copies).
   uint64_t written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
   uint32_t open;         // the site that opened this thread's region
   bool stored_global;    // LaunchCtx::global_store_flags: it stored to global memory since its last site
@@ -173,18 +174,15 @@ struct ThreadState {
   uint32_t bar_true, bar_live;
   StoreEntry stores[kStoreLogEntries];
   unsigned long long atomics[kAtomicLogEntries];
-  alignas(16) uint8_t sink[32];  // level B: where stores to memory that is not a target go
-  __device__ bool blocks_level() const { return ctx->level == kLevelBlocks; }
   __device__ bool deterministic() const { return ctx->level == kLevelDeterministic; }
   // Shared memory is not privatized: the block works on one copy, plain accesses and shared atomics
-  // alike, and a site has nothing to merge. Level B's (its units are blocks), and deterministic
-  // mode's with one warp per block (a single unit: its copy is the state).
-  __device__ bool one_copy() const { return blocks_level() || (deterministic() && warps == 1); }
-  // One execution per launch, nothing replayed: level B's and deterministic mode's.
-  __device__ bool single_execution() const { return ctx->level != kLevelWarps; }
-  // The execution whose effects stay: pass 1 of level W or the deterministic one (level B runs are
-  // all rehearsals).
-  __device__ bool first_execution() const { return !blocks_level() && bs->pass == 1; }
+  // alike, and a site has nothing to merge: deterministic mode with one warp per block (a single
+  // unit: its copy is the state).
+  __device__ bool one_copy() const { return deterministic() && warps == 1; }
+  // One execution per launch, nothing replayed: deterministic mode's.
+  __device__ bool single_execution() const { return deterministic(); }
+  // The execution whose effects stay: pass 1 of level W or the deterministic one.
+  __device__ bool first_execution() const { return bs->pass == 1; }
 };
 
 // Names any type in a declaration, arrays and function pointers included: type_t<float[4]> x;
@@ -248,7 +246,6 @@ __device__ __forceinline__ TargetBuffers layout_buffers(const ThreadState& t) {
   b.uni = t.bs->area + t.stride;
   b.copies = t.copies;
   b.stride = t.stride;
-  // Copy 0 is the block's (at level B the launch gives it room for no more).
   b.num_copies = t.one_copy() ? 1 : t.warps + 1;
   b.target_id = 0;
   return b;
@@ -433,6 +430,29 @@ static __device__ __forceinline__ void block_merge_warp_globals(ThreadState& t) 
 }
 
 // ---- kernel entry --------------------------------------------------------------------------------
+// The block's threads zero `bytes` (a multiple of 16) at `p` (shared memory starts as zeros in every
+// execution ldcc compares).
+__device__ __forceinline__ void zero_in_block(uint8_t* p, uint64_t bytes) {
+  for (uint64_t off = uint64_t(thread_rank()) * 16; off < bytes; off += uint64_t(block_threads()) * 16)
+    *reinterpret_cast<uint4*>(p + off) = make_uint4(0, 0, 0, 0);
+}
+
+// Thread 0 of a block: where its copies live, in dynamic shared memory or in a global scratch slot
+// (each slot holds S, U and the copies of a block of level W: (warps + 3) strides).
+__device__ __forceinline__ void claim_area(const LaunchCtx& ctx, BlockState& bs, uint8_t* dynamic_shared) {
+  if (ctx.scratch == nullptr) {
+    bs.area = dynamic_shared;
+    bs.slot = 0;
+    return;
+  }
+  // As many slots as blocks can be resident, so a free one always exists.
+  uint32_t s = block_rank() % ctx.num_slots;
+  while (atomicCAS(&ctx.slot_busy[s], 0u, 1u) != 0u) s = (s + 1) % ctx.num_slots;
+  __threadfence();
+  bs.slot = s;
+  bs.area = ctx.scratch + uint64_t(s) * ((block_threads() + 31) / 32 + 3) * ctx.stride;
+}
+
 // Returns false for the query launch. Otherwise claims the block's copies (dynamic shared memory or
 // a global scratch slot), zeroes S and replicates it. A block outside this launch's batch ends here.
 static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, ThreadState& t, uint8_t* dynamic_shared,
@@ -447,17 +467,7 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
     bs.turn = 0;
     bs.entered = ctx.profile ? clock64() : 0;
     bs.at_sites = 0;
-    if (ctx.scratch == nullptr) {
-      bs.area = dynamic_shared;
-      bs.slot = 0;
-    } else {
-      // As many slots as blocks can be resident, so a free one always exists.
-      uint32_t s = block_rank() % ctx.num_slots;
-      while (atomicCAS(&ctx.slot_busy[s], 0u, 1u) != 0u) s = (s + 1) % ctx.num_slots;
-      __threadfence();
-      bs.slot = s;
-      bs.area = ctx.scratch + uint64_t(s) * (warps + 3) * ctx.stride;
-    }
+    claim_area(ctx, bs, dynamic_shared);
   }
   __syncthreads();
   t.ctx = &ctx;
@@ -466,10 +476,9 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
   t.warps = warps;
   t.warp = thread_rank() / 32;
   t.copies = bs.area + 2 * ctx.stride;
-  // Level B does not privatize shared memory (it is per block anyway): every warp uses copy 0.
-  t.base = t.copies + (ctx.level == kLevelBlocks ? 0 : uint64_t(t.warp) * ctx.stride);
-  // Level W: warp w of every block shares global copy w; level B and deterministic mode: one per block,
-  // or one per warp with warp_copies.
+  t.base = t.copies + uint64_t(t.warp) * ctx.stride;
+  // Level W: warp w of every block shares global copy w; deterministic mode: one per block, or one per
+  // warp with warp_copies.
   t.block_copy = ctx.copy_of_block ? ctx.copy_of_block[block_rank()] : 0;
   t.global_copy = ctx.level == kLevelWarps ? t.warp
                   : ctx.warp_copies        ? ctx.warp_copies + t.block_copy * warps + t.warp
@@ -494,8 +503,7 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
   t.clock_ticks = 0;
   t.bar_pred = 0;
   t.bar_true = t.bar_live = 0;
-  for (uint64_t off = uint64_t(thread_rank()) * 16; off < ctx.stride; off += uint64_t(block_threads()) * 16)
-    *reinterpret_cast<uint4*>(bs.area + off) = make_uint4(0, 0, 0, 0);
+  zero_in_block(bs.area, ctx.stride);
   __syncthreads();
   block_replicate(layout_buffers(t));
   __syncthreads();
@@ -516,8 +524,9 @@ __device__ __forceinline__ bool in_copies(const ThreadState& t, const void* p) {
   return b >= t.copies && b < t.copies + uint64_t(t.warps + 1) * t.stride;
 }
 
-// The global target a privatized pointer is in, or -1.
-__device__ __forceinline__ int global_copy_target(const ThreadState& t, const void* p) {
+// The global target a privatized pointer is in, or -1. (State: ThreadState or BlockRunState.)
+template <typename State>
+__device__ __forceinline__ int global_copy_target(const State& t, const void* p) {
   const uint8_t* b = reinterpret_cast<const uint8_t*>(p);
   for (uint32_t i = 0; i < t.ctx->num_globals; ++i) {
     const GlobalTarget& g = t.ctx->globals[i];
@@ -528,8 +537,8 @@ __device__ __forceinline__ int global_copy_target(const ThreadState& t, const vo
 
 // A pointer into a global target, moved to the same offset in this thread's copy of it (DESIGN.md
 // section 6: rebased once, where the kernel receives it). Other pointers are returned unchanged.
-template <typename T>
-__device__ T* global_ptr(const ThreadState& t, T* p) {
+template <typename State, typename T>
+__device__ T* global_ptr(const State& t, T* p) {
   const uint8_t* b = static_cast<const uint8_t*>(address_of(p));
   for (uint32_t i = 0; i < t.ctx->num_globals; ++i) {
     const GlobalTarget& g = t.ctx->globals[i];
@@ -541,21 +550,11 @@ __device__ T* global_ptr(const ThreadState& t, T* p) {
 
 // Where a pointer into some copy of global target g lies in the target: looked for first in the
 // thread's own copy, without a 64-bit division (the stores of a kernel's inner loop).
-__device__ __forceinline__ uint64_t offset_in_target(const ThreadState& t, const GlobalTarget& g, const void* p) {
+template <typename State>
+__device__ __forceinline__ uint64_t offset_in_target(const State& t, const GlobalTarget& g, const void* p) {
   const uint8_t* b = reinterpret_cast<const uint8_t*>(p);
   const uint64_t off = uint64_t(b - (g.copies + uint64_t(t.global_copy) * g.stride));
   return off < g.stride ? off : uint64_t(b - g.copies) % g.stride;
-}
-
-static __device__ __noinline__ void watch_store(const ThreadState& t, uint32_t target, const void* p, uint32_t size) {
-  const LaunchCtx& c = *t.ctx;
-  const uint64_t off = offset_in_target(t, c.globals[target], p);
-  for (uint32_t w = 0; w < c.num_watches; ++w) {
-    const Watch& r = c.watches[w];
-    if (r.target != target || off >= r.hi || off + size <= r.lo) continue;
-    const unsigned long long slot = atomicAdd(&c.watch_log[0], 1ull);
-    if (slot < c.watch_capacity) c.watch_log[1 + slot] = (uint64_t(w) << 32) | block_rank();
-  }
 }
 
 static __device__ __noinline__ void log_store(ThreadState& t, void* p, uint32_t size) {
@@ -571,22 +570,12 @@ static __device__ __noinline__ void log_store(ThreadState& t, void* p, uint32_t 
 
 // The bytes a thread stores into global target i, as offsets into the target: deterministic mode with
 // warp copies merges only those at a site; level B gathers them into each block's store footprint.
-__device__ __forceinline__ void note_written(ThreadState& t, int i, const void* p, uint32_t size) {
+template <typename State>
+__device__ __forceinline__ void note_written(State& t, int i, const void* p, uint32_t size) {
   if (i < 0) return;
   const uint64_t off = offset_in_target(t, t.ctx->globals[i], p);
   t.written_lo[i] = min(t.written_lo[i], off);
   t.written_hi[i] = max(t.written_hi[i], off + size);
-}
-
-// Level B, at the exit site: this thread's stores into the block's footprint (LaunchCtx::store_bounds).
-static __device__ __noinline__ void publish_store_bounds(const ThreadState& t) {
-  const LaunchCtx& c = *t.ctx;
-  const uint64_t blocks = uint64_t(gridDim.x) * gridDim.y * gridDim.z;
-  for (uint32_t i = 0; i < c.num_globals; ++i) {
-    if (t.written_lo[i] >= t.written_hi[i]) continue;
-    atomicMin(&c.store_bounds[2 * i * blocks + block_rank()], (unsigned long long)t.written_lo[i]);
-    atomicMax(&c.store_bounds[(2 * i + 1) * blocks + block_rank()], (unsigned long long)t.written_hi[i]);
-  }
 }
 
 // `*store(t, &lvalue) = value`: a store that is neither to a local nor to a privatized shared
@@ -595,21 +584,11 @@ static __device__ __noinline__ void publish_store_bounds(const ThreadState& t) {
 template <typename T>
 __device__ __forceinline__ T* store(ThreadState& t, T* p) {
   // Shared and local memory first, and at no cost: the shared targets are diffed as a whole at sites
-  // (level B looked up the global targets for every store, and cocluster's clone stores through a
-  // pointer into shared memory in its inner loop).
+  // (cocluster's clone stores through a pointer into shared memory in its inner loop).
   const void* const q = address_of(p);
   if (!__isGlobal(q)) return p;
   if (t.deterministic()) {  // no re-execution, nothing to undo
     if (t.ctx->warp_copies) note_written(t, global_copy_target(t, q), q, sizeof(T));
-    return p;
-  }
-  if (t.blocks_level()) {
-    const int target = global_copy_target(t, q);
-    // Global memory the kernel was not found to write is written once, by the level W execution.
-    if (target < 0)
-      return sizeof(T) <= sizeof(t.sink) && !in_copies(t, q) ? reinterpret_cast<T*>(t.sink) : p;
-    if (t.ctx->num_watches) watch_store(t, uint32_t(target), q, sizeof(T));
-    if (t.ctx->store_bounds) note_written(t, target, q, sizeof(T));
     return p;
   }
   if (t.ctx->global_store_flags) t.stored_global = true;
@@ -626,55 +605,79 @@ static __device__ __forceinline__ void undo_stores(ThreadState& t) {
   t.num_stores = 0;
 }
 
+// Level B and deterministic mode: every block's global atomics meet in one copy, a pseudo-unit of
+// the ww-check, merged after the blocks' copies. Null if `p` is not in a global target.
+template <typename State, typename T>
+__device__ __forceinline__ T* atomics_copy_address(const State& t, T* p) {
+  const int i = __isGlobal(p) ? global_copy_target(t, p) : -1;
+  if (i < 0) return nullptr;
+  const GlobalTarget& g = t.ctx->globals[i];
+  t.ctx->counters[kGlobalAtomics] = 1;
+  return reinterpret_cast<T*>(g.copies + uint64_t(t.ctx->atomics_copy) * g.stride + offset_in_target(t, g, p));
+}
+
 // Atomic read-modify-writes: a privatized shared address is redirected to the atomics' copy P_W, so
 // every warp's atomics meet in one place; pass 2 does not repeat them but replays their results.
-struct AtomicCall {
-  ThreadState& t;
-  template <typename T>
-  __device__ T* redirect(T* p) const {
-    if (t.single_execution()) {
-      // Level B and deterministic mode: every block's global atomics meet in one copy, a pseudo-unit
-      // of the ww-check, merged after the blocks' copies.
-      if (const int i = __isGlobal(p) ? global_copy_target(t, p) : -1; i >= 0) {
-        const GlobalTarget& g = t.ctx->globals[i];
-        t.ctx->counters[kGlobalAtomics] = 1;
-        const uint64_t off = offset_in_target(t, g, p);
-        return reinterpret_cast<T*>(g.copies + uint64_t(t.ctx->atomics_copy) * g.stride + off);
-      }
-      if (t.one_copy()) return p;
-    }
-    if (t.ctx->global_store_flags && !t.single_execution() && __isGlobal(p)) t.stored_global = true;
-    if (!in_copies(t, p)) return p;
-    const uint64_t off = (reinterpret_cast<uint8_t*>(p) - t.copies) % t.stride;
-    return reinterpret_cast<T*>(t.copies + uint64_t(t.warps) * t.stride + off);
+template <typename T>
+__device__ T* redirect_atomic(ThreadState& t, T* p) {
+  if (t.single_execution()) {
+    if (T* q = atomics_copy_address(t, p)) return q;
+    if (t.one_copy()) return p;
   }
-  template <typename R, typename F>
-  __device__ R run(F&& f) const {
-    static_assert(sizeof(R) <= 8, "atomic results are logged as 8 bytes");
-    if (t.single_execution()) return f();
-    if (!t.first_execution()) {
-      unsigned long long bits = t.replay < t.num_atomics ? t.atomics[t.replay] : 0ull;
-      ++t.replay;
-      R r;
-      memcpy(&r, &bits, sizeof(R));
-      return r;
-    }
-    const R r = f();
-    if (t.num_atomics < kAtomicLogEntries) {
-      unsigned long long bits = 0;
-      memcpy(&bits, &r, sizeof(R));
-      t.atomics[t.num_atomics++] = bits;
-    } else {
-      t.overflow = true;
-    }
+  if (t.ctx->global_store_flags && !t.single_execution() && __isGlobal(p)) t.stored_global = true;
+  if (!in_copies(t, p)) return p;
+  const uint64_t off = (reinterpret_cast<uint8_t*>(p) - t.copies) % t.stride;
+  return reinterpret_cast<T*>(t.copies + uint64_t(t.warps) * t.stride + off);
+}
+
+// The result of an atomic operation (or clock read) `f`: made in the first execution of a region and
+// logged, replayed in its re-execution.
+template <typename R, typename F>
+__device__ R run_atomic(ThreadState& t, F&& f) {
+  static_assert(sizeof(R) <= 8, "atomic results are logged as 8 bytes");
+  if (t.single_execution()) return f();
+  if (!t.first_execution()) {
+    unsigned long long bits = t.replay < t.num_atomics ? t.atomics[t.replay] : 0ull;
+    ++t.replay;
+    R r;
+    memcpy(&r, &bits, sizeof(R));
     return r;
   }
+  const R r = f();
+  if (t.num_atomics < kAtomicLogEntries) {
+    unsigned long long bits = 0;
+    memcpy(&bits, &r, sizeof(R));
+    t.atomics[t.num_atomics++] = bits;
+  } else {
+    t.overflow = true;
+  }
+  return r;
+}
+
+// Clock reads: a per-thread count in deterministic mode (whose output must not depend on
+// timing); in level W real in the first execution of a region and replayed (as atomic results are)
+// in the re-execution. So a time the kernel stores never differs between two executions that the
+// checks compare.
+template <typename R, typename F>
+__device__ R read_clock(ThreadState& t, F&& read) {
+  if (t.single_execution()) return R(++t.clock_ticks);
+  return run_atomic<R>(t, read);
+}
+
+// printf prints in the first execution of a region only.
+__device__ __forceinline__ bool prints(const ThreadState& t) { return t.first_execution(); }
+
+// What the clones' atomics, clock reads and printf calls go through, for either state (ThreadState,
+// or BlockRunState in level B's clones): `::ldcc::rt::AtomicCall{ldcc_t}.atomicAdd(p, v)`.
+template <typename State>
+struct AtomicCall {
+  State& t;
 #define LDCC_ATOMIC_FORWARD(name)                                                             \
   template <typename T, typename... A>                                                        \
   __device__ auto name(T* p, A... a) const {                                                  \
     using R = decltype(::name(p, a...));                                                      \
-    T* q = redirect(p);                                                                       \
-    return run<R>([&] { return ::name(q, a...); });                                           \
+    T* q = redirect_atomic(t, p);                                                             \
+    return run_atomic<R>(t, [&] { return ::name(q, a...); });                                 \
   }
   LDCC_ATOMIC_FORWARD(atomicAdd)
   LDCC_ATOMIC_FORWARD(atomicSub)
@@ -698,31 +701,28 @@ struct AtomicCall {
   LDCC_ATOMIC_FORWARD(atomicXor_block)
 #undef LDCC_ATOMIC_FORWARD
 };
+template <typename State>
+AtomicCall(State&) -> AtomicCall<State>;
 
-// Clock reads: a per-thread count in level B and deterministic mode (whose output must not depend on
-// timing); in level W real in the first execution of a region and replayed (as atomic results are)
-// in the re-execution. So a time the kernel stores never differs between two executions that the
-// checks compare.
+template <typename State>
 struct ClockCall {
-  ThreadState& t;
-  __device__ long long clock64() const {
-    if (t.single_execution()) return (long long)(++t.clock_ticks);
-    return AtomicCall{t}.run<long long>([] { return ::clock64(); });
-  }
-  __device__ clock_t clock() const {
-    if (t.single_execution()) return clock_t(++t.clock_ticks);
-    return AtomicCall{t}.run<clock_t>([] { return ::clock(); });
-  }
+  State& t;
+  __device__ long long clock64() const { return read_clock<long long>(t, [] { return ::clock64(); }); }
+  __device__ clock_t clock() const { return read_clock<clock_t>(t, [] { return ::clock(); }); }
 };
+template <typename State>
+ClockCall(State&) -> ClockCall<State>;
 
-// printf prints in the first execution of a region only.
+template <typename State>
 struct PrintfCall {
-  const ThreadState& t;
+  const State& t;
   template <typename... A>
   __device__ int printf(const char* format, A... a) const {
-    return t.first_execution() ? ::printf(format, a...) : 0;
+    return prints(t) ? ::printf(format, a...) : 0;
   }
 };
+template <typename State>
+PrintfCall(State&) -> PrintfCall<State>;
 
 // ---- locals: checkpoints and the register comparison ------------------------------------------------
 template <typename T>
@@ -809,24 +809,15 @@ struct SiteCycles {
   }
 };
 
-// Level B's and deterministic mode's sites, at the end of a block: its store footprint published,
-// its slot given back.
-static __device__ __noinline__ void leave_single_execution(const ThreadState& t) {
-  if (t.blocks_level() && t.ctx->store_bounds) publish_store_bounds(t);
-  release_slot(*t.ctx, *t.bs);
-}
-
-// The site of a block with one copy (ThreadState::one_copy): a plain barrier (level B checks between
-// launches, not at sites; deterministic mode has one warp to merge), and the barrier result of
-// __syncthreads_count/_and/_or. Inline: a call at every barrier cost its saved registers
-// (b+tree's clone at level B ran 7.6 times the original's instructions, 29 million spill requests).
+// The site of a block with one copy (ThreadState::one_copy): a plain barrier (deterministic mode has
+// one warp, nothing to merge), and the barrier result of __syncthreads_count/_and/_or.
 __device__ __forceinline__ int arrive_one_copy(ThreadState& t, uint32_t site) {
   const uint32_t exited = __syncthreads_count(t.at_exit);
   t.bar_true = __syncthreads_count(!t.at_exit && t.bar_pred);
   t.bar_live = block_threads() - exited;
   t.open = site;
   if (exited != block_threads()) return kContinue;
-  leave_single_execution(t);
+  release_slot(*t.ctx, *t.bs);
   return kDone;
 }
 
@@ -854,7 +845,7 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
       wait_turn(t);
       return kContinue;
     }
-    leave_single_execution(t);
+    release_slot(ctx, bs);
     return kDone;
   }
   // The region as the report names it: opened and closed at a running thread's sites if any.

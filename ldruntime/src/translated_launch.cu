@@ -528,11 +528,8 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     dynamic_bytes = area;
   } else {
     cudaGetLastError();
-    // Level B's clone has fewer registers: more of its blocks may be resident, each needing a slot.
-    int per_sm = 0, per_sm_blocks = 0;
+    int per_sm = 0;
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, checked, int(threads), 0);
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_blocks, blocks_clone, int(threads), 0);
-    per_sm = std::max(per_sm, per_sm_blocks);
     const uint64_t slots = std::min<uint64_t>(blocks, uint64_t(std::max(per_sm, 1)) * std::max(sms, 1));
     scratch = DeviceBuffer::allocate(slots * area, stream);
     busy = DeviceBuffer::allocate(slots * sizeof(uint32_t), stream);
@@ -580,11 +577,16 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
       query_bytes + scratch.bytes() + busy.bytes() + records.bytes() + counters.bytes() + raced_blocks.bytes() + seen_bytes;
   PhaseProfile::end("copies and log allocation");
   const auto start_clone = [&] { return cudaLaunchKernel(checked, grid, block, args, dynamic_bytes, stream); };
-  // Level B's clone uses one copy of the shared targets, in dynamic shared memory where level W's
-  // copies are.
-  const size_t block_level_bytes = dynamic_bytes ? ctx.stride : 0;
-  if (block_level_bytes > 48 * 1024)
-    cudaFuncSetAttribute(blocks_clone, cudaFuncAttributeMaxDynamicSharedMemorySize, int(block_level_bytes));
+  // Level B's clone keeps one copy of the shared targets, in dynamic shared memory: about what the
+  // original kernel has (its shared variables, aligned, and ldcc's block state).
+  const size_t block_level_bytes = ctx.stride;
+  cudaFuncAttributes blocks_attributes{};
+  cudaFuncGetAttributes(&blocks_attributes, blocks_clone);
+  const bool block_level_fits =
+      blocks_attributes.sharedSizeBytes + block_level_bytes <= uint64_t(optin) &&
+      (block_level_bytes <= 48 * 1024 ||
+       cudaFuncSetAttribute(blocks_clone, cudaFuncAttributeMaxDynamicSharedMemorySize, int(block_level_bytes)) == cudaSuccess);
+  if (!block_level_fits) cudaGetLastError();
   const auto start_block_level = [&] {
     return cudaLaunchKernel(blocks_clone, grid, block, args, block_level_bytes, stream);
   };
@@ -611,7 +613,12 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   const bool one_warp = launch.warps == 1;
   if (block_level) {
     const std::string region = region_text(desc, uint32_t(q[1]));
-    BlockLevelOutcome b = run_block_level(desc, globals, grid, ctx, stream, start_block_level, region);
+    BlockLevelOutcome b;
+    if (block_level_fits)
+      b = run_block_level(desc, globals, grid, ctx, stream, start_block_level, region);
+    else
+      b.warning = "its shared memory (" + std::to_string(block_level_bytes) + " bytes) and ldcc's block state exceed the " +
+                  std::to_string(optin) + " bytes a block can have";
     // Level W checks global memory only where the blocks are independent and a block has two warps;
     // elsewhere the footprints (read from the device) would be thrown away.
     const auto independent = [&] { return b.checked && b.races.empty() && !b.read_records && !b.atomics; };

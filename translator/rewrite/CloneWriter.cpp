@@ -300,10 +300,13 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
       if (!d->hasAttr<CUDASharedAttr>()) ed.fail("a declaration mixing __shared__ and other variables", ds->getBeginLoc());
     if (removedShared.insert(ds).second) ed.replace(ds->getSourceRange(), "", "a __shared__ declaration");
   }
+  // The blocks clone's layout is always in dynamic shared memory: reached from the extern array, the
+  // compiler knows the address space (from ldcc_t.base, every access was a generic one).
+  const std::string layoutBase = checked ? "ldcc_t.base" : "ldcc_dynamic_shared";
   auto sharedRef = [&](const VarDecl *v, const std::string &alias, const std::string &offset) {
     aliases << "using " << alias << " = " << printType(v->getType(), ctx) << "; ";
-    shared << alias << "& " << v->getNameAsString() << " = ::ldcc::rt::target_ref<" << alias << ">(ldcc_t.base, "
-           << offset << "); ";
+    shared << alias << "& " << v->getNameAsString() << " = ::ldcc::rt::target_ref<" << alias << ">(" << layoutBase
+           << ", " << offset << "); ";
   };
   std::ostringstream describe, helperOffsets;
   if (kernel) {
@@ -466,7 +469,11 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     pro << helperOffsets.str() << stateType(kind) << " ldcc_t; ::ldcc::rt::enter(ldcc_ctx, ldcc_bs, ldcc_t, "
         << "ldcc_dynamic_shared, " << entry << "u); ";
   }
-  if (!kernel) pro << aliases.str();
+  if (!kernel) {
+    if (!checked && !facts.sharedLocals.empty())
+      pro << "extern __shared__ __align__(16) unsigned char ldcc_dynamic_shared[]; ";
+    pro << aliases.str();
+  }
   pro << rebase.str();
   pro << shared.str() << moved.str() << hoisted.str();
   if (synchronizing) {

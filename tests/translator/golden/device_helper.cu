@@ -62,10 +62,11 @@ void run(const float *in, float *out, int rows, int n) {
 // CHECK-NEXT:   { if (ldcc_site(2u)) goto ldcc_dispatch; } return total;
 // CHECK-NEXT: } }
 // CHECK-NEXT: #line 17 "{{.*}}/device_helper.cu"
-// Level B's clone of the helper: its shared variable in the layout, its barrier and return as
-// written, no hoisted local and no site.
+// Level B's clone of the helper: its shared variable in the layout, reached from the dynamic shared
+// memory (so the compiler knows its address space), its barrier and return as written, no hoisted
+// local and no site.
 // CHECK: #line 7 "{{.*}}/device_helper.cu"
-// CHECK-NEXT: __device__ float blockSum__ldcc_blocks(::ldcc::rt::BlockRunState& ldcc_t, float v) {using ldcc_helper_shared_0_local = float[32]; ldcc_helper_shared_0_local& perWarp = ::ldcc::rt::target_ref<ldcc_helper_shared_0_local>(ldcc_t.base, ldcc_t.bs->helper_off[0]); {
+// CHECK-NEXT: __device__ float blockSum__ldcc_blocks(::ldcc::rt::BlockRunState& ldcc_t, float v) {extern __shared__ __align__(16) unsigned char ldcc_dynamic_shared[]; using ldcc_helper_shared_0_local = float[32]; ldcc_helper_shared_0_local& perWarp = ::ldcc::rt::target_ref<ldcc_helper_shared_0_local>(ldcc_dynamic_shared, ldcc_t.bs->helper_off[0]); {
 // CHECK-NEXT: {{^ +$}}
 // CHECK-NEXT:   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 // CHECK-NEXT:   for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);

@@ -5,8 +5,8 @@
 // launches; inside a launch the block runs as the user wrote it. So it has a clone of its own
 // (`kernel__ldcc_blocks`, with BlockRunState where the checked clone has ThreadState): the original
 // body with the global pointers rebased, the stores, atomics, clock reads and printf calls hooked, and
-// the shared variables in one layout copy (zeroed, as level W's S starts), but no sites: barriers and
-// returns stay as written and no local is hoisted. Run as the checked clone, whose registers are
+// the shared variables in one layout copy in dynamic shared memory (zeroed, as level W's S starts),
+// but no sites: barriers and returns stay as written and no local is hoisted. Run as the checked clone, whose registers are
 // sized for level W's site protocol, level B took 2 to 6 times the original's time (H100: b+tree's
 // clone at 64 registers and a 2.5 KB stack, em's at 168).
 #pragma once
@@ -15,10 +15,11 @@
 
 namespace ldcc::rt {
 
+// Kept where the compiler can follow it: `ctx` must stay known to point at the kernel's parameter, so
+// the copies' addresses read through it stay global ones; no call takes the state.
 struct BlockRunState {
   const LaunchCtx* ctx;
   BlockState* bs;  // helper functions' shared variables find their offsets here (helper_off)
-  uint8_t* base;   // the block's layout copy of the shared targets
   uint32_t global_copy;  // the block's copy of the global targets in this round
   uint32_t clock_ticks;
   // Per global target, the bytes [lo, hi) this thread stored to (LaunchCtx::store_bounds).
@@ -31,10 +32,8 @@ struct BlockRunState {
   __device__ ~BlockRunState();
 };
 
-// Level B attribution launch: this store's block, if it hits a watched range.
-static __device__ __noinline__ void watch_store(const BlockRunState& t, uint32_t target, const void* p, uint32_t size) {
-  const LaunchCtx& c = *t.ctx;
-  const uint64_t off = offset_in_target(t, c.globals[target], p);
+// Level B attribution launch: the block of a store at `off` into `target`, if it hits a watched range.
+static __device__ __noinline__ void watch_store(const LaunchCtx& c, uint32_t target, uint64_t off, uint32_t size) {
   for (uint32_t w = 0; w < c.num_watches; ++w) {
     const Watch& r = c.watches[w];
     if (r.target != target || off >= r.hi || off + size <= r.lo) continue;
@@ -43,44 +42,33 @@ static __device__ __noinline__ void watch_store(const BlockRunState& t, uint32_t
   }
 }
 
-// This thread's stores into the block's footprint (LaunchCtx::store_bounds), as it leaves.
-static __device__ __noinline__ void publish_store_bounds(const BlockRunState& t) {
-  const LaunchCtx& c = *t.ctx;
+// A thread's stores into its block's footprint (LaunchCtx::store_bounds), as it leaves.
+static __device__ __noinline__ void publish_store_bounds(const LaunchCtx& c, const uint64_t* lo, const uint64_t* hi) {
   const uint64_t blocks = uint64_t(gridDim.x) * gridDim.y * gridDim.z;
   for (uint32_t i = 0; i < c.num_globals; ++i) {
-    if (t.written_lo[i] >= t.written_hi[i]) continue;
-    atomicMin(&c.store_bounds[2 * i * blocks + block_rank()], (unsigned long long)t.written_lo[i]);
-    atomicMax(&c.store_bounds[(2 * i + 1) * blocks + block_rank()], (unsigned long long)t.written_hi[i]);
+    if (lo[i] >= hi[i]) continue;
+    atomicMin(&c.store_bounds[2 * i * blocks + block_rank()], (unsigned long long)lo[i]);
+    atomicMax(&c.store_bounds[(2 * i + 1) * blocks + block_rank()], (unsigned long long)hi[i]);
   }
 }
 
 __device__ __forceinline__ BlockRunState::~BlockRunState() {
-  if (ctx->store_bounds) publish_store_bounds(*this);
-  // The last thread of the block to leave gives its scratch slot back.
-  if (ctx->scratch && atomicAdd(&bs->left, 1u) == block_threads() - 1) {
-    __threadfence();
-    atomicExch(&ctx->slot_busy[bs->slot], 0u);
-  }
+  if (ctx->store_bounds) publish_store_bounds(*ctx, written_lo, written_hi);
 }
 
-// Kernel entry: the block's layout copy (dynamic shared memory, or a global scratch slot), zeroed.
-static __device__ __noinline__ void enter(const LaunchCtx& ctx, BlockState& bs, BlockRunState& t, uint8_t* dynamic_shared,
-                                          uint32_t) {
-  if (thread_rank() == 0) {
-    bs.left = 0;
-    claim_area(ctx, bs, dynamic_shared);
-  }
-  __syncthreads();
+// Kernel entry: the block's layout copy of the shared targets (dynamic shared memory: the launch
+// gives LaunchCtx::stride bytes), zeroed.
+__device__ __forceinline__ void enter(const LaunchCtx& ctx, BlockState& bs, BlockRunState& t, uint8_t* dynamic_shared,
+                                      uint32_t) {
   t.ctx = &ctx;
   t.bs = &bs;
-  t.base = bs.area;
   t.global_copy = ctx.copy_of_block ? ctx.copy_of_block[block_rank()] : 0;
   t.clock_ticks = 0;
   for (uint32_t i = 0; i < ctx.num_globals; ++i) {
     t.written_lo[i] = ~0ull;
     t.written_hi[i] = 0;
   }
-  zero_in_block(bs.area, ctx.stride);
+  zero_in_block(dynamic_shared, ctx.stride);
   __syncthreads();
 }
 
@@ -92,12 +80,8 @@ __device__ __forceinline__ T* store(BlockRunState& t, T* p) {
   const void* const q = address_of(p);
   if (!__isGlobal(q)) return p;
   const int target = global_copy_target(t, q);
-  if (target < 0) {
-    const uint8_t* b = static_cast<const uint8_t*>(q);
-    const bool in_layout = b >= t.base && b < t.base + t.ctx->stride;  // the layout in global scratch
-    return sizeof(T) <= sizeof(t.sink) && !in_layout ? reinterpret_cast<T*>(t.sink) : p;
-  }
-  if (t.ctx->num_watches) watch_store(t, uint32_t(target), q, sizeof(T));
+  if (target < 0) return sizeof(T) <= sizeof(t.sink) ? reinterpret_cast<T*>(t.sink) : p;
+  if (t.ctx->num_watches) watch_store(*t.ctx, uint32_t(target), offset_in_target(t, t.ctx->globals[target], q), sizeof(T));
   if (t.ctx->store_bounds) note_written(t, target, q, sizeof(T));
   return p;
 }

@@ -139,7 +139,6 @@ struct BlockState {
   unsigned long long written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
   long long entered, at_sites;  // LaunchCtx::profile: thread 0's clock at entry, its cycles at sites
   uint32_t stored_global;       // LaunchCtx::global_store_flags: a thread stored in this region's executions
-  uint32_t left;                // level B's blocks clone: threads that left the kernel
   uint64_t helper_off[kMaxHelperSlots];
 };
 

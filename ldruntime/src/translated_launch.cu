@@ -582,10 +582,10 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   const size_t block_level_bytes = ctx.stride;
   cudaFuncAttributes blocks_attributes{};
   cudaFuncGetAttributes(&blocks_attributes, blocks_clone);
+  // (The opt-in is needed wherever static and dynamic shared memory together pass 48 KiB.)
   const bool block_level_fits =
       blocks_attributes.sharedSizeBytes + block_level_bytes <= uint64_t(optin) &&
-      (block_level_bytes <= 48 * 1024 ||
-       cudaFuncSetAttribute(blocks_clone, cudaFuncAttributeMaxDynamicSharedMemorySize, int(block_level_bytes)) == cudaSuccess);
+      cudaFuncSetAttribute(blocks_clone, cudaFuncAttributeMaxDynamicSharedMemorySize, int(block_level_bytes)) == cudaSuccess;
   if (!block_level_fits) cudaGetLastError();
   const auto start_block_level = [&] {
     return cudaLaunchKernel(blocks_clone, grid, block, args, block_level_bytes, stream);

@@ -577,19 +577,6 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
       query_bytes + scratch.bytes() + busy.bytes() + records.bytes() + counters.bytes() + raced_blocks.bytes() + seen_bytes;
   PhaseProfile::end("copies and log allocation");
   const auto start_clone = [&] { return cudaLaunchKernel(checked, grid, block, args, dynamic_bytes, stream); };
-  // Level B's clone keeps one copy of the shared targets, in dynamic shared memory: about what the
-  // original kernel has (its shared variables, aligned, and ldcc's block state).
-  const size_t block_level_bytes = ctx.stride;
-  cudaFuncAttributes blocks_attributes{};
-  cudaFuncGetAttributes(&blocks_attributes, blocks_clone);
-  // (The opt-in is needed wherever static and dynamic shared memory together pass 48 KiB.)
-  const bool block_level_fits =
-      blocks_attributes.sharedSizeBytes + block_level_bytes <= uint64_t(optin) &&
-      cudaFuncSetAttribute(blocks_clone, cudaFuncAttributeMaxDynamicSharedMemorySize, int(block_level_bytes)) == cudaSuccess;
-  if (!block_level_fits) cudaGetLastError();
-  const auto start_block_level = [&] {
-    return cudaLaunchKernel(blocks_clone, grid, block, args, block_level_bytes, stream);
-  };
   if (mode == Mode::Deterministic) {
     if (const std::string why = run_deterministic(desc, globals, grid, launch.warps, ctx, stream, launch_bytes, start_clone);
         !why.empty())
@@ -613,6 +600,19 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   const bool one_warp = launch.warps == 1;
   if (block_level) {
     const std::string region = region_text(desc, uint32_t(q[1]));
+    // Level B's clone keeps one copy of the shared targets, in dynamic shared memory: about what the
+    // original kernel has (its shared variables, aligned, and ldcc's block state).
+    const size_t block_level_bytes = ctx.stride;
+    cudaFuncAttributes blocks_attributes{};
+    cudaFuncGetAttributes(&blocks_attributes, blocks_clone);
+    // (The opt-in is needed wherever static and dynamic shared memory together pass 48 KiB.)
+    const bool block_level_fits =
+        blocks_attributes.sharedSizeBytes + block_level_bytes <= uint64_t(optin) &&
+        cudaFuncSetAttribute(blocks_clone, cudaFuncAttributeMaxDynamicSharedMemorySize, int(block_level_bytes)) == cudaSuccess;
+    if (!block_level_fits) cudaGetLastError();
+    const auto start_block_level = [&] {
+      return cudaLaunchKernel(blocks_clone, grid, block, args, block_level_bytes, stream);
+    };
     BlockLevelOutcome b;
     if (block_level_fits)
       b = run_block_level(desc, globals, grid, ctx, stream, start_block_level, region);

@@ -436,22 +436,6 @@ __device__ __forceinline__ void zero_in_block(uint8_t* p, uint64_t bytes) {
     *reinterpret_cast<uint4*>(p + off) = make_uint4(0, 0, 0, 0);
 }
 
-// Thread 0 of a block: where its copies live, in dynamic shared memory or in a global scratch slot
-// (each slot holds S, U and the copies of a block of level W: (warps + 3) strides).
-__device__ __forceinline__ void claim_area(const LaunchCtx& ctx, BlockState& bs, uint8_t* dynamic_shared) {
-  if (ctx.scratch == nullptr) {
-    bs.area = dynamic_shared;
-    bs.slot = 0;
-    return;
-  }
-  // As many slots as blocks can be resident, so a free one always exists.
-  uint32_t s = block_rank() % ctx.num_slots;
-  while (atomicCAS(&ctx.slot_busy[s], 0u, 1u) != 0u) s = (s + 1) % ctx.num_slots;
-  __threadfence();
-  bs.slot = s;
-  bs.area = ctx.scratch + uint64_t(s) * ((block_threads() + 31) / 32 + 3) * ctx.stride;
-}
-
 // Returns false for the query launch. Otherwise claims the block's copies (dynamic shared memory or
 // a global scratch slot), zeroes S and replicates it. A block outside this launch's batch ends here.
 static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, ThreadState& t, uint8_t* dynamic_shared,
@@ -466,7 +450,17 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
     bs.turn = 0;
     bs.entered = ctx.profile ? clock64() : 0;
     bs.at_sites = 0;
-    claim_area(ctx, bs, dynamic_shared);
+    if (ctx.scratch == nullptr) {
+      bs.area = dynamic_shared;
+      bs.slot = 0;
+    } else {
+      // As many slots as blocks can be resident, so a free one always exists.
+      uint32_t s = block_rank() % ctx.num_slots;
+      while (atomicCAS(&ctx.slot_busy[s], 0u, 1u) != 0u) s = (s + 1) % ctx.num_slots;
+      __threadfence();
+      bs.slot = s;
+      bs.area = ctx.scratch + uint64_t(s) * (warps + 3) * ctx.stride;
+    }
   }
   __syncthreads();
   t.ctx = &ctx;

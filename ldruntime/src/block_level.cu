@@ -60,7 +60,7 @@ void place_in_allocation(Race& race, const GlobalAllocation& a, uint64_t lo, uin
 }
 
 std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, void** args,
-                                                      const unsigned long long* pointee_sizes,
+                                                      const unsigned long long* pointee_sizes, unsigned num_params,
                                                       const std::vector<unsigned long long>& query,
                                                       std::vector<std::string>& problems) {
   std::vector<GlobalAllocation> out;
@@ -85,17 +85,51 @@ std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, vo
       continue;
     }
     uint8_t* b = reinterpret_cast<uint8_t*>(base);
+    const bool write_only = g.write_only && g.param >= 0 && g.offset == 0;
     auto same = std::find_if(out.begin(), out.end(), [&](const GlobalAllocation& a) { return a.base == b; });
-    if (same != out.end()) continue;  // two pointers into one allocation: one target, named by the first
+    if (same != out.end()) {  // two pointers into one allocation: one target, named by the first
+      same->write_only = same->write_only && write_only;
+      continue;
+    }
     GlobalAllocation a;
     a.name = g.name;
     a.base = b;
     a.bytes = bytes;
     a.name_offset = uint64_t(pointer - b);
     a.element_size = std::max<uint64_t>(element_size, 1);
+    a.write_only = write_only;
     out.push_back(a);
   }
+  // A pointer argument the kernel may read through (any but a write-only one) into a written
+  // allocation: that allocation is read.
+  for (unsigned i = 0; i < num_params; ++i) {
+    if (!pointee_sizes[i]) continue;
+    const bool write_only_param = std::any_of(desc.globals, desc.globals + desc.num_globals, [&](const GlobalDesc& g) {
+      return g.write_only && g.param == int(i) && g.offset == 0;
+    });
+    if (write_only_param) continue;
+    uint8_t* pointer = nullptr;
+    std::memcpy(&pointer, args[1 + i], sizeof pointer);
+    for (GlobalAllocation& a : out)
+      if (pointer >= a.base && pointer < a.base + a.bytes) a.write_only = false;
+  }
   return out;
+}
+
+std::optional<size_t> first_overlapping_target(const std::vector<unsigned long long>& footprints, size_t targets,
+                                               uint32_t blocks) {
+  for (size_t i = 0; i < targets; ++i) {
+    std::vector<std::pair<uint64_t, uint64_t>> spans;
+    for (uint32_t b = 0; b < blocks; ++b) {
+      const unsigned long long lo = footprints[2 * (uint64_t(b) * targets + i)];
+      const unsigned long long hi = footprints[2 * (uint64_t(b) * targets + i) + 1];
+      if (hi > lo) spans.emplace_back(lo, hi);
+    }
+    std::sort(spans.begin(), spans.end());
+    for (size_t k = 1; k < spans.size(); ++k)
+      if (spans[k].first < spans[k - 1].second) return i;
+  }
+  return std::nullopt;
 }
 
 namespace {
@@ -425,6 +459,10 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     if (!store_footprints->device()) store_footprints.reset();
   }
   uint64_t diff_footprint_bytes = 0;  // the copies' diff footprints, held until level W asks for them
+  const bool all_write_only =
+      std::all_of(targets.begin(), targets.end(), [](const GlobalAllocation& t) { return t.write_only; });
+  std::vector<unsigned long long> early_store_footprints;  // read after pass 1 to leave pass 2 out
+  bool no_reexecution = false;
   RoundTimer* timer = measured ? &RoundTimer::of_this_thread() : nullptr;
   for (uint32_t round = 0; round < plan->rounds(); ++round) {
     const std::vector<uint32_t> table = plan->copy_table(round);
@@ -445,6 +483,14 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     cudaMemcpyAsync(&atomic_flag, ctx.counters + kGlobalAtomics, sizeof atomic_flag, cudaMemcpyDeviceToHost, stream);
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return failed(e, "pass 1");
     atomics = atomics || atomic_flag != 0;
+    // Blocks that read none of the memory they write, each storing only where no other block stores,
+    // cannot see one another's writes: a re-execution would store what pass 1 stored and the rw-check
+    // would find nothing, so there is none.
+    if (round == 0 && plan->rounds() == 1 && !atomics && store_footprints && all_write_only) {
+      early_store_footprints = store_footprints->read(stream);
+      no_reexecution = !early_store_footprints.empty() &&
+                       !first_overlapping_target(early_store_footprints, targets.size(), blocks);
+    }
     PhaseProfile::end("level B pass 1");
     // One copy per block (so a single round, and copy k is block k): the pass-1 diff is each
     // block's write footprint, kept for level W.
@@ -461,7 +507,7 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     PhaseProfile::end("ww-check and footprints");
     // Atomic results differ between executions by nature; a re-execution would compare them. With
     // global atomics level B checks write-write races only.
-    if (!atomics) {
+    if (!atomics && !no_reexecution) {
       if (cudaError_t e = launch(); e != cudaSuccess) return failed(e, "pass 2");
       PhaseProfile::end("level B pass 2");
       if (timed) timer->mark(RoundTimer::kPass2, stream);
@@ -494,7 +540,7 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
       const double wall = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - round_start).count();
       const double replicate = timer->us(RoundTimer::kStart, RoundTimer::kReplicated);
       const double ww = timer->us(RoundTimer::kWwStart, RoundTimer::kWwChecked);
-      const double rw = atomics ? 0.0 : timer->us(RoundTimer::kPass2, RoundTimer::kRwChecked);
+      const double rw = atomics || no_reexecution ? 0.0 : timer->us(RoundTimer::kPass2, RoundTimer::kRwChecked);
       if (replicate >= 0 && ww >= 0 && rw >= 0) {
         const double checks = replicate + ww + rw;
         // The checks stream the private copies, the atomics' copy and U.
@@ -569,7 +615,8 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     };
   outcome.checked = true;
   outcome.atomics = atomics;
-  if (store_footprints && !atomics) outcome.store_footprints = store_footprints->read(stream);
+  if (store_footprints && !atomics)
+    outcome.store_footprints = no_reexecution ? std::move(early_store_footprints) : store_footprints->read(stream);
   outcome.copies = copies;
   outcome.rounds = plan->rounds();
   outcome.extra_device_bytes = arena.buffer.bytes() + arena.table.bytes() + arena.records.bytes() +
@@ -578,7 +625,9 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
   if (parse_count(flags().verbose).value_or(0))
     std::fprintf(stderr, "ldcc: %s: level B over %zu global targets (%llu bytes per copy): %u blocks, %u copies, %u rounds%s\n",
                  desc.name, targets.size(), (unsigned long long)per_copy, blocks, copies, plan->rounds(),
-                 atomics ? ", write-write only (global atomics)" : "");
+                 atomics          ? ", write-write only (global atomics)"
+                 : no_reexecution ? ", no re-execution (write-only targets, disjoint stores)"
+                                  : "");
   ctx.level = kLevelWarps;
   ctx.num_globals = 0;
   ctx.copy_of_block = nullptr;

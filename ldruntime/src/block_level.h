@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct GlobalAllocation {
   uint64_t bytes = 0;
   uint64_t name_offset = 0;    // where that pointer points, from base: element 0 of the reports
   uint64_t element_size = 1;
+  // No thread of the launch reads it: every written pointer into it is GlobalDesc::write_only and no
+  // other pointer argument points into it.
+  bool write_only = false;
 };
 
 // Sets a race's variable, element and byte range from device offsets [lo, hi) into allocation `a`,
@@ -30,11 +34,17 @@ void place_in_allocation(Race& race, const GlobalAllocation& a, uint64_t lo, uin
 // The written allocations of one launch: every GlobalDesc's pointer (read from the launch's
 // arguments) or symbol (from the clone's query), widened to its allocation with
 // cuMemGetAddressRange, deduplicated. Null pointers are skipped; a pointer the driver does not know
-// (host memory, managed memory it cannot range) goes to `problems`.
+// (host memory, managed memory it cannot range) goes to `problems`. `args` and `pointee_sizes` as
+// launch_kernel has them, with `num_params` parameters.
 std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, void** args,
-                                                      const unsigned long long* pointee_sizes,
+                                                      const unsigned long long* pointee_sizes, unsigned num_params,
                                                       const std::vector<unsigned long long>& query,
                                                       std::vector<std::string>& problems);
+
+// The first target in which two blocks' footprints overlap, or none. `footprints`: [lo, hi) per
+// block and target at [2 * (block * targets + target)], hi <= lo where the block wrote nothing.
+std::optional<size_t> first_overlapping_target(const std::vector<unsigned long long>& footprints, size_t targets,
+                                               uint32_t blocks);
 
 // Level B's read-write races, made into reports once level W has run: `raced_within(block)` says the
 // block raced within itself (level W logged a race in it), so its results differ between executions

@@ -127,18 +127,11 @@ std::string footprint_problem(const std::vector<GlobalAllocation>& globals, std:
       }
       footprints[k + 1] = std::min<unsigned long long>(footprints[k + 1], globals[(k / 2) % n].bytes);
     }
-  for (size_t i = 0; i < n; ++i) {
-    std::vector<std::pair<uint64_t, uint64_t>> spans;
-    for (uint32_t b = 0; b < blocks; ++b) {
-      const unsigned long long lo = footprints[2 * (uint64_t(b) * n + i)], hi = footprints[2 * (uint64_t(b) * n + i) + 1];
-      if (hi <= lo) continue;
-      if (hi - lo > kMaxFootprintBytes) return "a block writes across more than 4 MiB of " + globals[i].name;
-      spans.emplace_back(lo, hi);
-    }
-    std::sort(spans.begin(), spans.end());
-    for (size_t k = 1; k < spans.size(); ++k)
-      if (spans[k].first < spans[k - 1].second) return "the blocks' write footprints in " + globals[i].name + " interleave";
-  }
+  for (size_t k = 0; k < footprints.size(); k += 2)
+    if (footprints[k + 1] > footprints[k] && footprints[k + 1] - footprints[k] > kMaxFootprintBytes)
+      return "a block writes across more than 4 MiB of " + globals[(k / 2) % n].name;
+  if (const std::optional<size_t> i = first_overlapping_target(footprints, n, blocks))
+    return "the blocks' write footprints in " + globals[*i].name + " interleave";
   return "";
 }
 
@@ -420,7 +413,7 @@ class LaunchTimer {
 
 void launch_kernel(const KernelDesc& desc, const void* original, const void* checked, const void* blocks_clone, dim3 grid,
                    dim3 block, size_t shared_bytes, cudaStream_t stream, void** args,
-                   const unsigned long long* pointee_sizes) {
+                   const unsigned long long* pointee_sizes, unsigned num_params) {
   const Mode mode = mode_for(desc);
   LaunchTimer timer(desc, mode, stream);
   if (mode == Mode::Off) return run_original(original, grid, block, shared_bytes, stream, args);
@@ -489,7 +482,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   }
   const uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z;
   std::vector<std::string> problems;
-  const std::vector<GlobalAllocation> globals = find_global_allocations(desc, args, pointee_sizes, q, problems);
+  const std::vector<GlobalAllocation> globals = find_global_allocations(desc, args, pointee_sizes, num_params, q, problems);
   for (const std::string& p : problems) warn_once("kernel '" + kernel + "': " + p + "; it is not checked");
   PhaseProfile::end("global allocation lookup");
   if (globals.size() > kMaxGlobalTargets)

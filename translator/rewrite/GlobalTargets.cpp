@@ -1,5 +1,7 @@
 #include "rewrite/GlobalTargets.h"
 
+#include "rewrite/WriteOnlyParams.h"
+
 #include <clang/AST/Attr.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecordLayout.h>
@@ -275,6 +277,8 @@ KernelGlobals GlobalTargetAnalysis::of(const FunctionFacts &kernel) const {
       if (r.kind == Root::Param && r.param == p.param && r.fields == p.fields) p.written = true;
     if (unknown && !constPointee) p.written = true;
   }
+  const std::set<unsigned> writeOnly = writeOnlyParams(ctx_, tu_, fn);
+  for (KernelPointer &p : g.pointers) p.writeOnly = p.written && p.fields.empty() && writeOnly.count(p.param);
   // Written __device__ variables: written anywhere in the translation unit and used by this kernel
   // or a function it reaches through clones.
   std::set<const VarDecl *> written;

@@ -24,6 +24,7 @@ struct KernelPointer {
   unsigned long long elementSize = 0;            // sizeof the pointee; 0: unknown
   bool assignable = true;                        // the clone can rebase it (nothing const on the way)
   bool written = false;
+  bool writeOnly = false;  // written, and only ever stored through (writeOnlyParams): a parameter itself
 };
 
 struct KernelGlobals {

@@ -25,11 +25,14 @@ struct SiteDesc {
 // Global memory a kernel writes. param >= 0: the pointer stored `offset` bytes into that kernel
 // parameter (0 for a pointer parameter; a field of a by-value struct otherwise). param == -1: the
 // __device__ variable the clone's query lists at index `offset`. element_size 0: from the type.
+// write_only: a pointer parameter the kernel only ever stores through (the translator's
+// writeOnlyParams), so no block reads what another wrote there.
 struct GlobalDesc {
   const char* name;  // "out", "b.out", "g_max"
   int param;
   unsigned long long offset;
   unsigned long long element_size;
+  bool write_only;
 };
 
 struct KernelDesc {
@@ -54,11 +57,11 @@ struct KernelDesc {
 
 // Host side (ldruntime/src/translated_launch.cu). `checked`: the clone level W and deterministic
 // mode run; `blocks_clone`: the one level B runs (block_run.cuh). `args` are the clones' arguments: args[0]
-// is the LaunchCtx, then the kernel's parameters; `pointee_sizes[i]` is sizeof(*param i) for pointer
-// parameters, else 0.
+// is the LaunchCtx, then the kernel's `num_params` parameters; `pointee_sizes[i]` is sizeof(*param i)
+// for pointer parameters, else 0.
 void launch_kernel(const KernelDesc& desc, const void* original, const void* checked, const void* blocks_clone, dim3 grid,
                    dim3 block, size_t shared_bytes, cudaStream_t stream, void** args,
-                   const unsigned long long* pointee_sizes);
+                   const unsigned long long* pointee_sizes, unsigned num_params);
 
 template <typename T>
 constexpr unsigned long long pointee_size() {
@@ -81,7 +84,8 @@ void launch_with(const KernelDesc& desc, void (*original)(P...), void (*checked)
   void* args[] = {&ctx, static_cast<void*>(&std::get<I>(params))...};
   const unsigned long long pointee_sizes[] = {pointee_size<std::decay_t<P>>()..., 0};
   launch_kernel(desc, reinterpret_cast<const void*>(original), reinterpret_cast<const void*>(checked),
-                reinterpret_cast<const void*>(blocks), grid, block, shared_bytes, stream, args, pointee_sizes);
+                reinterpret_cast<const void*>(blocks), grid, block, shared_bytes, stream, args, pointee_sizes,
+                unsigned(sizeof...(P)));
 }
 
 // `kernel<<<grid, block, shared, stream>>>(a...)` becomes

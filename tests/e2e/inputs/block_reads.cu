@@ -4,7 +4,8 @@
 //                      the block, level W's to report), then the block stores their sum in its own
 //                      element of counts. No block reads another's memory, so level B must
 //                      not report a read of another block's write, though a block's count differs
-//                      between level B's two executions. Launched 20 times.
+//                      between executions (counts is write-only: level B runs it once). Launched
+//                      20 times.
 //   reads_neighbour:   block b writes flags[b] and stores flags[b + 1] (the next block's, written in
 //                      the same launch) times 2 in seen[b]: a real read-write race between blocks,
 //                      reported on seen[0] .. seen[14] (block 15 reads past the flags it is given:

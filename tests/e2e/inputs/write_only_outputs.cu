@@ -1,0 +1,65 @@
+// Level B without re-execution (GlobalDesc::write_only): blocks that only store into the memory
+// they write, each where no other block stores, cannot read one another's writes, so level B runs
+// them once. Every launch has 8 blocks of one warp (level W has nothing to compare: level B's
+// verdict is the launch's).
+//   scatter (race-free): out[i] = 3 * in[i], each block its own 64 elements. No re-execution; its
+//     output equals native.
+//   same_value (race): block 0 stores the value out[5] already holds, block 7 another one. Only the
+//     stores' footprints show the clash (block 0's copy does not change): they overlap, so level B
+//     re-executes, and block 0's store of its value over block 7's is reported.
+//   shift (race): dst is write-only in the kernel, but the host passes src = buf, dst = buf + 32:
+//     block b + 1 reads what block b writes. The runtime sees src pointing into dst's allocation, so
+//     level B re-executes and reports the read-write races.
+#include <cstdio>
+#include <cuda_runtime.h>
+
+constexpr int kBlocks = 8, kThreads = 32;
+
+__global__ void scatter(const int* in, int* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = 3 * in[i];
+}
+
+__global__ void same_value(int* out) {
+  if (threadIdx.x != 0) return;
+  if (blockIdx.x == 0) out[5] = 0;
+  if (blockIdx.x == kBlocks - 1) out[5] = 7;
+}
+
+__global__ void shift(const int* src, int* dst) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  dst[i] = src[i] + 1;
+}
+
+int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    fprintf(stderr, "no CUDA device\n");
+    return 77;
+  }
+  constexpr int n = kBlocks * kThreads;
+  int host_in[n], host_out[n];
+  for (int i = 0; i < n; ++i) host_in[i] = (i * 29) % 97;
+  int *in = nullptr, *out = nullptr, *zeros = nullptr, *buf = nullptr;
+  cudaMalloc(&in, sizeof host_in);
+  cudaMalloc(&out, sizeof host_out);
+  cudaMalloc(&zeros, sizeof host_out);
+  cudaMalloc(&buf, 2 * sizeof host_in);
+  cudaMemcpy(in, host_in, sizeof host_in, cudaMemcpyHostToDevice);
+  cudaMemset(out, 0, sizeof host_out);
+  cudaMemset(zeros, 0, sizeof host_out);
+  cudaMemset(buf, 0, 2 * sizeof host_in);
+  scatter<<<kBlocks, kThreads>>>(in, out);
+  cudaMemcpy(host_out, out, sizeof host_out, cudaMemcpyDeviceToHost);
+  long long sum = 0;
+  for (int v : host_out) sum += v;
+  printf("scatter %d %d %lld\n", host_out[0], host_out[n - 1], sum);
+  same_value<<<kBlocks, kThreads>>>(zeros);
+  shift<<<kBlocks, kThreads>>>(buf, buf + kThreads);
+  cudaDeviceSynchronize();
+  cudaFree(in);
+  cudaFree(out);
+  cudaFree(zeros);
+  cudaFree(buf);
+  return 0;
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Level B without re-execution for write-only targets (inputs/write_only_outputs.cu): scatter runs
+# once per block and its output equals native; same_value (footprints overlap) and shift (a read
+# pointer into the written allocation) are re-executed, and their races reported.
+# Usage: write_only_outputs.sh <native> <checked>. Exits 77 without a GPU.
+source "$(dirname "$0")/input_test_start.sh"
+LDCC_VERBOSE=1 LDCC_REPORT="$work/report.json" "$checked" > "$work/check.out" 2> "$work/check.err"
+rc=$?
+fail=0
+[ $rc -eq 0 ] || { echo "exit code $rc"; cat "$work/check.err"; fail=1; }
+cmp -s "$work/native.out" "$work/check.out" || { echo "output differs from native"; cat "$work/native.out" "$work/check.out"; fail=1; }
+# The plan lines of level B, one per launch: only scatter's runs without re-execution.
+plans="$(grep "level B over" "$work/check.err")"
+echo "$plans"
+[ "$(echo "$plans" | grep -c "no re-execution")" -eq 1 ] && echo "$plans" | grep -q "^ldcc: scatter: .*no re-execution" ||
+  { echo "expected exactly scatter's level B without re-execution"; fail=1; }
+# same_value: block 0's store of the value out[5] held, re-executed over block 7's. shift: every
+# element blocks 1 .. 7 write, read by the next block (block b writes dst[32 b .. 32 b + 31]).
+reads="(blocks do not synchronize within a launch)"
+shifted=()
+for e in $(seq 32 255); do
+  shifted+=("shift read-write global dst dst[$e] block ($((e / 32)),0,0) read a value another block wrote $reads")
+done
+expect_races "$work/report.json" \
+  "same_value read-write global out out[5] block (0,0,0) read a value another block wrote $reads" \
+  "${shifted[@]}"
+[ $fail -eq 0 ] && echo "write_only_outputs: scatter run once per block, same_value and shift re-executed, output equals native"
+exit $fail

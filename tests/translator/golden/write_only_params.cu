@@ -1,0 +1,74 @@
+// Write-only pointer parameters (GlobalDesc::write_only, translator/rewrite/WriteOnlyParams.h): a
+// parameter every use of which is the base of a plain assignment's left-hand side. Level B leaves
+// out its re-execution for blocks that store only into such memory, each where no other stores, so
+// any read of the memory, or a way to read memory the runtime cannot see, must leave it false.
+#include <cuda_runtime.h>
+
+struct Vec { float x, y; };
+struct Table { const float *values; };  // a pointer inside a by-value parameter
+
+__device__ float g_scale;  // a __device__ variable: may be a written buffer's storage
+__device__ void keep(float *p, float v) { p[0] = v; }
+
+// out, pairs, firsts, last: stores only (a struct assignment, a field, through *, through ->).
+// sum: `+=` reads it. mixed: stored and loaded. passed: handed to a helper. moved: arithmetic on the
+// parameter itself. chained: the assignment's value is read.
+__global__ void shapes(const float *in, float *out, float4 *pairs, Vec *firsts, Vec *last, float *sum, float *mixed,
+                       float *passed, float *moved, float *chained, float *other) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i];
+  pairs[i] = make_float4(in[i], 0.f, 0.f, 1.f);
+  firsts[i].x = in[i];
+  if (i == 0) *out = 1.f;
+  if (i == 0) last->y = 2.f;
+  sum[0] += in[i];
+  mixed[i] = in[i];
+  other[i] = mixed[i ^ 1];
+  keep(passed + i, in[i]);
+  moved += 1;
+  moved[i] = in[i];
+  other[i] = chained[i] = in[i];
+}
+// CHECK: ldcc_desc_0_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, true}, {"pairs", 2, 0ull, 16ull, true}, {"firsts", 3, 0ull, 8ull, true}, {"last", 4, 0ull, 8ull, true}, {"sum", 5, 0ull, 4ull, false}, {"mixed", 6, 0ull, 4ull, false}, {"passed", 7, 0ull, 4ull, false}, {"moved", 8, 0ull, 4ull, false}, {"chained", 9, 0ull, 4ull, false}, {"other", 10, 0ull, 4ull, true}, {nullptr, 0, 0ull, 0ull, false}};
+
+// Reads the runtime could not attribute to a pointer argument: none is write-only.
+__global__ void through_struct(Table t, float *out) { out[threadIdx.x] = t.values[threadIdx.x]; }
+// CHECK: ldcc_desc_1_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, false}, {nullptr, 0, 0ull, 0ull, false}};
+__global__ void through_device_variable(float *out) { out[threadIdx.x] = g_scale; }
+// CHECK: ldcc_desc_2_globals[] = {{[{][{]}}"out", 0, 0ull, 4ull, false}, {nullptr, 0, 0ull, 0ull, false}};
+__global__ void through_loaded_pointer(const float *const *rows, float *out) { out[threadIdx.x] = rows[0][threadIdx.x]; }
+// CHECK: ldcc_desc_3_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, false}, {nullptr, 0, 0ull, 0ull, false}};
+__global__ void through_texture(cudaTextureObject_t tex, float *out) {
+  out[threadIdx.x] = tex1Dfetch<float>(tex, threadIdx.x);
+}
+// CHECK: ldcc_desc_4_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, false}, {nullptr, 0, 0ull, 0ull, false}};
+__global__ void through_integer(unsigned long long address, float *out) {
+  out[threadIdx.x] = reinterpret_cast<const float *>(address)[threadIdx.x];
+}
+// CHECK: ldcc_desc_5_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, false}, {nullptr, 0, 0ull, 0ull, false}};
+__device__ float loadPtx(const float *p) {
+  float v;
+  asm volatile("ld.global.f32 %0, [%1];" : "=f"(v) : "l"(p));
+  return v;
+}
+__global__ void through_ptx(const float *in, float *out) { out[threadIdx.x] = loadPtx(in + threadIdx.x); }
+// CHECK: ldcc_desc_6_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, false}, {nullptr, 0, 0ull, 0ull, false}};
+
+// PTX without address operands (the lane id) reads no memory: out stays write-only.
+__global__ void lane_ids(float *out) {
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  out[threadIdx.x] = float(lane);
+}
+// CHECK: ldcc_desc_7_globals[] = {{[{][{]}}"out", 0, 0ull, 4ull, true}, {nullptr, 0, 0ull, 0ull, false}};
+
+void run(const float *in, float *f, float4 *p4, Vec *v, Table t, const float *const *rows, cudaTextureObject_t tex) {
+  shapes<<<1, 64>>>(in, f, p4, v, v, f, f, f, f, f, f);
+  through_struct<<<1, 64>>>(t, f);
+  through_device_variable<<<1, 64>>>(f);
+  through_loaded_pointer<<<1, 64>>>(rows, f);
+  through_texture<<<1, 64>>>(tex, f);
+  through_integer<<<1, 64>>>(0ull, f);
+  through_ptx<<<1, 64>>>(in, f);
+  lane_ids<<<1, 64>>>(f);
+}

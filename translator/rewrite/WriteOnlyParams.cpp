@@ -1,0 +1,199 @@
+#include "rewrite/WriteOnlyParams.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMap.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/Stmt.h>
+
+using namespace clang;
+
+namespace ldcc::translator {
+
+namespace {
+
+// Whether a value of this type may hold a pointer (dependent types may).
+bool mayHoldPointers(QualType type) {
+  type = type.getCanonicalType();
+  if (type->isDependentType() || type->isPointerType() || type->isReferenceType() || type->isMemberPointerType())
+    return true;
+  if (const auto *array = dyn_cast<ArrayType>(type.getTypePtr())) return mayHoldPointers(array->getElementType());
+  const RecordDecl *record = type->getAsRecordDecl();
+  if (!record) return false;
+  if (!record->isCompleteDefinition()) return true;
+  if (const auto *cxx = dyn_cast<CXXRecordDecl>(record)) {
+    if (cxx->isPolymorphic()) return true;
+    for (const CXXBaseSpecifier &base : cxx->bases())
+      if (mayHoldPointers(base.getType())) return true;
+  }
+  for (const FieldDecl *field : record->fields())
+    if (mayHoldPointers(field->getType())) return true;
+  return false;
+}
+
+// Texture and surface objects are integers that read memory where no pointer shows it.
+bool isTextureOrSurface(QualType type) {
+  const std::string spelled = type.getAsString();
+  for (const char *name : {"cudaTextureObject_t", "cudaSurfaceObject_t", "texture<", "surface<"})
+    if (spelled.find(name) != std::string::npos) return true;
+  return false;
+}
+
+// Finds, in a function and every user function it calls, a way to read global memory that does not
+// go through the kernel's pointer parameters.
+class HiddenReads : public RecursiveASTVisitor<HiddenReads> {
+public:
+  HiddenReads(ASTContext &ctx, const TranslationUnitAnalysis &tu) : ctx_(ctx), tu_(tu) {}
+  bool shouldVisitTemplateInstantiations() const { return false; }
+
+  bool found = false;
+
+  void scan(const FunctionDecl *fn) {
+    if (found || !fn || !fn->hasBody() || !scanned_.insert(fn).second) return;
+    TraverseStmt(fn->getBody());
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *e) {
+    const auto *v = dyn_cast<VarDecl>(e->getDecl());
+    if (!v || !v->hasGlobalStorage() || v->hasAttr<CUDASharedAttr>()) return true;
+    const QualType type = v->getType();
+    if (mayHoldPointers(type) || isTextureOrSurface(type)) return fail();
+    // Constants (folded, or in constant memory) hold no copy of a buffer the kernel writes.
+    if (v->hasAttr<CUDAConstantAttr>() || type.isConstQualified()) return true;
+    return fail();
+  }
+  bool VisitCastExpr(CastExpr *e) {
+    return e->getCastKind() == CK_IntegralToPointer ? fail() : true;
+  }
+  // PTX that may take an address: a pointer or 64-bit operand.
+  bool VisitGCCAsmStmt(GCCAsmStmt *s) {
+    for (unsigned i = 0; i < s->getNumInputs(); ++i) {
+      const QualType t = s->getInputExpr(i)->getType();
+      if (t->isDependentType() || t->isPointerType() || (t->isIntegerType() && ctx_.getTypeSize(t) >= 64)) return fail();
+    }
+    return true;
+  }
+  bool VisitMSAsmStmt(MSAsmStmt *) { return fail(); }
+  bool VisitCallExpr(CallExpr *call) {
+    const FunctionDecl *user = tu_.userCallee(call);
+    const auto *direct = dyn_cast_or_null<FunctionDecl>(call->getCalleeDecl());
+    if (!user && !direct) return fail();  // through a function pointer, or unresolved
+    const FunctionDecl *callee = user ? user : direct;
+    const std::string name = callee->getNameAsString();
+    if (name.rfind("tex", 0) == 0 || name.rfind("surf", 0) == 0) return fail();
+    if (user) pending_.push_back(user);
+    return true;
+  }
+
+  void scanCallees() {
+    while (!found && !pending_.empty()) {
+      const FunctionDecl *next = pending_.back();
+      pending_.pop_back();
+      scan(next);
+    }
+  }
+
+private:
+  bool fail() {
+    found = true;
+    return false;  // stops the traversal
+  }
+  ASTContext &ctx_;
+  const TranslationUnitAnalysis &tu_;
+  std::set<const FunctionDecl *> scanned_;
+  std::vector<const FunctionDecl *> pending_;
+};
+
+const Stmt *parentSkippingParens(const ParentMap &parents, const Stmt *s) {
+  const Stmt *p = parents.getParent(s);
+  while (p && isa<ParenExpr>(p)) p = parents.getParent(p);
+  return p;
+}
+
+bool sameExpr(const Expr *a, const Stmt *b) { return a && a->IgnoreParenImpCasts() == b; }
+
+// Whether this use of a pointer parameter is the base of a plain assignment's left-hand side whose
+// value nothing reads.
+bool isStoreBase(const DeclRefExpr *use, const ParentMap &parents) {
+  const Stmt *loaded = parentSkippingParens(parents, use);
+  const auto *cast = dyn_cast_or_null<ImplicitCastExpr>(loaded);
+  if (!cast || cast->getCastKind() != CK_LValueToRValue) return false;
+  const Stmt *access = parentSkippingParens(parents, cast);
+  const Stmt *lvalue = nullptr;
+  if (const auto *subscript = dyn_cast_or_null<ArraySubscriptExpr>(access); subscript && sameExpr(subscript->getBase(), use))
+    lvalue = subscript;
+  else if (const auto *deref = dyn_cast_or_null<UnaryOperator>(access);
+           deref && deref->getOpcode() == UO_Deref && sameExpr(deref->getSubExpr(), use))
+    lvalue = deref;
+  else if (const auto *member = dyn_cast_or_null<MemberExpr>(access); member && member->isArrow() && sameExpr(member->getBase(), use))
+    lvalue = member;
+  if (!lvalue) return false;
+  // Fields and array members of the element: p[i].x = v, p[i].a[k] = v.
+  for (const Stmt *up = parentSkippingParens(parents, lvalue); up; up = parentSkippingParens(parents, lvalue)) {
+    if (const auto *member = dyn_cast<MemberExpr>(up); member && !member->isArrow() && sameExpr(member->getBase(), lvalue)) {
+      lvalue = member;
+      continue;
+    }
+    if (const auto *decay = dyn_cast<ImplicitCastExpr>(up); decay && decay->getCastKind() == CK_ArrayToPointerDecay) {
+      const auto *subscript = dyn_cast_or_null<ArraySubscriptExpr>(parentSkippingParens(parents, decay));
+      if (subscript && sameExpr(subscript->getBase(), lvalue)) {
+        lvalue = subscript;
+        continue;
+      }
+    }
+    break;
+  }
+  const Stmt *assignment = parentSkippingParens(parents, lvalue);
+  if (const auto *op = dyn_cast_or_null<BinaryOperator>(assignment)) {
+    if (op->getOpcode() != BO_Assign || op->getLHS()->IgnoreParens() != lvalue) return false;
+  } else if (const auto *call = dyn_cast_or_null<CXXOperatorCallExpr>(assignment)) {
+    // The implicit assignment of a trivially copyable struct (float4, ...): a store of every byte.
+    const auto *method = dyn_cast_or_null<CXXMethodDecl>(call->getCalleeDecl());
+    if (call->getOperator() != OO_Equal || call->getNumArgs() != 2 || call->getArg(0)->IgnoreParens() != lvalue ||
+        !method || !method->isTrivial())
+      return false;
+  } else {
+    return false;
+  }
+  // The assignment's own value is not used (`a = p[i] = v` would read p[i]).
+  const Stmt *context = parentSkippingParens(parents, assignment);
+  while (context && isa<ExprWithCleanups>(context)) {  // the temporaries of `p[i] = make_float4(...)`
+    assignment = context;
+    context = parentSkippingParens(parents, context);
+  }
+  if (!context || !isa<Expr>(context)) return true;
+  const auto *comma = dyn_cast<BinaryOperator>(context);
+  return comma && comma->getOpcode() == BO_Comma && comma->getLHS()->IgnoreParens() == assignment;
+}
+
+}  // namespace
+
+std::set<unsigned> writeOnlyParams(ASTContext &ctx, const TranslationUnitAnalysis &tu, const FunctionDecl *kernel) {
+  std::set<unsigned> out;
+  if (!kernel || !kernel->hasBody()) return out;
+  for (const ParmVarDecl *p : kernel->parameters()) {
+    const QualType type = p->getType();
+    if (isTextureOrSurface(type)) return {};
+    if (type->isPointerType() ? mayHoldPointers(type->getPointeeType()) : mayHoldPointers(type)) return {};
+  }
+  HiddenReads hidden(ctx, tu);
+  hidden.scan(kernel);
+  hidden.scanCallees();
+  if (hidden.found) return {};
+
+  const Stmt *body = kernel->getBody();
+  const ParentMap parents(const_cast<Stmt *>(body));
+  const VariableUses uses = variableUses(body);
+  for (const ParmVarDecl *p : kernel->parameters()) {
+    const QualType type = p->getType();
+    if (!type->isPointerType() || type->getPointeeType().isConstQualified()) continue;
+    const auto found = uses.find(p);
+    if (found == uses.end() || found->second.empty()) continue;  // never written: not a target anyway
+    bool storesOnly = true;
+    for (const DeclRefExpr *use : found->second) storesOnly = storesOnly && isStoreBase(use, parents);
+    if (storesOnly) out.insert(p->getFunctionScopeIndex());
+  }
+  return out;
+}
+
+}  // namespace ldcc::translator

@@ -485,8 +485,9 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     atomics = atomics || atomic_flag != 0;
     // Blocks that read none of the memory they write, each storing only where no other block stores,
     // cannot see one another's writes: a re-execution would store what pass 1 stored and the rw-check
-    // would find nothing, so there is none.
-    if (round == 0 && plan->rounds() == 1 && !atomics && store_footprints && all_write_only) {
+    // would find nothing, so there is none; nor can two of them write one byte, so with copies shared
+    // between blocks the later rounds would find nothing either. (Round 0 runs every block.)
+    if (round == 0 && !atomics && store_footprints && all_write_only) {
       early_store_footprints = store_footprints->read(stream);
       no_reexecution = !early_store_footprints.empty() &&
                        !first_overlapping_target(early_store_footprints, targets.size(), blocks);
@@ -549,6 +550,7 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
         measured->samples = 1;
       }
     }
+    if (no_reexecution) break;
   }
   // Memory-limited rounds name groups of blocks that shared a copy. One more launch records which
   // blocks store into each write-write range, so the report names the blocks a full check would.
@@ -615,16 +617,17 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     };
   outcome.checked = true;
   outcome.atomics = atomics;
+  const uint32_t rounds_run = no_reexecution ? 1 : plan->rounds();
   if (store_footprints && !atomics)
     outcome.store_footprints = no_reexecution ? std::move(early_store_footprints) : store_footprints->read(stream);
   outcome.copies = copies;
-  outcome.rounds = plan->rounds();
+  outcome.rounds = rounds_run;
   outcome.extra_device_bytes = arena.buffer.bytes() + arena.table.bytes() + arena.records.bytes() +
                                (read_records ? read_records->bytes() : arena.read_records.bytes()) + arena.count.bytes() +
                                (store_footprints ? store_footprints->bytes() : 0) + diff_footprint_bytes;
   if (parse_count(flags().verbose).value_or(0))
     std::fprintf(stderr, "ldcc: %s: level B over %zu global targets (%llu bytes per copy): %u blocks, %u copies, %u rounds%s\n",
-                 desc.name, targets.size(), (unsigned long long)per_copy, blocks, copies, plan->rounds(),
+                 desc.name, targets.size(), (unsigned long long)per_copy, blocks, copies, rounds_run,
                  atomics          ? ", write-write only (global atomics)"
                  : no_reexecution ? ", no re-execution (write-only targets, disjoint stores)"
                                   : "");

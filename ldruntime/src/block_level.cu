@@ -101,7 +101,7 @@ std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, vo
     out.push_back(a);
   }
   // A pointer argument the kernel may read through (any but a write-only one) into a written
-  // allocation: that allocation is read.
+  // allocation, or just past its end (a loop reading backwards from there): that allocation is read.
   for (unsigned i = 0; i < num_params; ++i) {
     if (!pointee_sizes[i]) continue;
     const bool write_only_param = std::any_of(desc.globals, desc.globals + desc.num_globals, [&](const GlobalDesc& g) {
@@ -111,7 +111,7 @@ std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, vo
     uint8_t* pointer = nullptr;
     std::memcpy(&pointer, args[1 + i], sizeof pointer);
     for (GlobalAllocation& a : out)
-      if (pointer >= a.base && pointer < a.base + a.bytes) a.write_only = false;
+      if (pointer >= a.base && pointer <= a.base + a.bytes) a.write_only = false;
   }
   return out;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Level B without re-execution for write-only targets (inputs/write_only_outputs.cu): scatter runs
-# once per block and its output equals native; same_value (footprints overlap) and shift (a read
-# pointer into the written allocation) are re-executed, and their races reported.
+# once per block and its output equals native; same_value (footprints overlap), shift (a read
+# pointer into the written allocation) and tail_reads (one just past its end) are re-executed, and
+# their races reported.
 # Usage: write_only_outputs.sh <native> <checked>. Exits 77 without a GPU.
 source "$(dirname "$0")/input_test_start.sh"
 LDCC_VERBOSE=1 LDCC_REPORT="$work/report.json" "$checked" > "$work/check.out" 2> "$work/check.err"
@@ -9,7 +10,11 @@ rc=$?
 fail=0
 [ $rc -eq 0 ] || { echo "exit code $rc"; cat "$work/check.err"; fail=1; }
 cmp -s "$work/native.out" "$work/check.out" || { echo "output differs from native"; cat "$work/native.out" "$work/check.out"; fail=1; }
-# The plan lines of level B, one per launch: only scatter's runs without re-execution.
+# Deterministic mode runs the clone whose results stay: fill_range's loop must cover [begin, end).
+LDCC_MODE=deterministic "$checked" > "$work/det.out" 2> "$work/det.err" || { echo "deterministic run failed"; cat "$work/det.err"; fail=1; }
+cmp -s "$work/native.out" "$work/det.out" || { echo "deterministic output differs from native"; cat "$work/native.out" "$work/det.out"; fail=1; }
+# The plan lines of level B, one per launch: only scatter's runs without re-execution (fill_range's
+# begin is used in arithmetic, not only stored through).
 plans="$(grep "level B over" "$work/check.err")"
 echo "$plans"
 [ "$(echo "$plans" | grep -c "no re-execution")" -eq 1 ] && echo "$plans" | grep -q "^ldcc: scatter: .*no re-execution" ||
@@ -21,8 +26,13 @@ shifted=()
 for e in $(seq 32 255); do
   shifted+=("shift read-write global dst dst[$e] block ($((e / 32)),0,0) read a value another block wrote $reads")
 done
+# tail_reads: every element, each read from another block's.
+tail=()
+for e in $(seq 0 255); do
+  tail+=("tail_reads read-write global out out[$e] block ($((e / 32)),0,0) read a value another block wrote $reads")
+done
 expect_races "$work/report.json" \
   "same_value read-write global out out[5] block (0,0,0) read a value another block wrote $reads" \
-  "${shifted[@]}"
-[ $fail -eq 0 ] && echo "write_only_outputs: scatter run once per block, same_value and shift re-executed, output equals native"
+  "${shifted[@]}" "${tail[@]}"
+[ $fail -eq 0 ] && echo "write_only_outputs: scatter run once per block, same_value, shift and tail_reads re-executed, fill_range's end moved with begin, output equals native in both modes"
 exit $fail

@@ -10,6 +10,13 @@
 //   shift (race): dst is write-only in the kernel, but the host passes src = buf, dst = buf + 32:
 //     block b + 1 reads what block b writes. The runtime sees src pointing into dst's allocation, so
 //     level B re-executes and reports the read-write races.
+//   tail_reads (race): out is write-only, and the host passes end = out + 256, just past the
+//     allocation's end: thread i reads end[-1 - i], which block 7 - b writes. Re-executed, and every
+//     element reported (before 1 pointer just past a target was not moved to the copies, so the
+//     reads went to the original memory and saw no other block's write).
+//   fill_range (race-free): every thread fills a grid-stride slice of [begin, end) through a local
+//     pointer compared with end, which is one past the allocation: end must move to the copies with
+//     begin, or the loop runs over the wrong range. Its output equals native in both modes.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -31,6 +38,16 @@ __global__ void shift(const int* src, int* dst) {
   dst[i] = src[i] + 1;
 }
 
+__global__ void tail_reads(const int* end, int* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = end[-1 - i] + 1;
+}
+
+__global__ void fill_range(int* begin, const int* end) {
+  for (int* p = begin + blockIdx.x * blockDim.x + threadIdx.x; p < end; p += gridDim.x * blockDim.x)
+    *p = int(p - begin) * 5 + 1;
+}
+
 int main() {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
@@ -40,14 +57,16 @@ int main() {
   constexpr int n = kBlocks * kThreads;
   int host_in[n], host_out[n];
   for (int i = 0; i < n; ++i) host_in[i] = (i * 29) % 97;
-  int *in = nullptr, *out = nullptr, *zeros = nullptr, *buf = nullptr;
+  int *in = nullptr, *out = nullptr, *zeros = nullptr, *buf = nullptr, *tail = nullptr;
   cudaMalloc(&in, sizeof host_in);
   cudaMalloc(&out, sizeof host_out);
   cudaMalloc(&zeros, sizeof host_out);
+  cudaMalloc(&tail, sizeof host_out);
   cudaMalloc(&buf, 2 * sizeof host_in);
   cudaMemcpy(in, host_in, sizeof host_in, cudaMemcpyHostToDevice);
   cudaMemset(out, 0, sizeof host_out);
   cudaMemset(zeros, 0, sizeof host_out);
+  cudaMemset(tail, 0, sizeof host_out);
   cudaMemset(buf, 0, 2 * sizeof host_in);
   scatter<<<kBlocks, kThreads>>>(in, out);
   cudaMemcpy(host_out, out, sizeof host_out, cudaMemcpyDeviceToHost);
@@ -56,10 +75,17 @@ int main() {
   printf("scatter %d %d %lld\n", host_out[0], host_out[n - 1], sum);
   same_value<<<kBlocks, kThreads>>>(zeros);
   shift<<<kBlocks, kThreads>>>(buf, buf + kThreads);
+  tail_reads<<<kBlocks, kThreads>>>(tail + n, tail);
+  fill_range<<<kBlocks, kThreads>>>(out, out + n);
+  cudaMemcpy(host_out, out, sizeof host_out, cudaMemcpyDeviceToHost);
+  sum = 0;
+  for (int v : host_out) sum += v;
+  printf("fill_range %d %d %lld\n", host_out[0], host_out[n - 1], sum);
   cudaDeviceSynchronize();
   cudaFree(in);
   cudaFree(out);
   cudaFree(zeros);
+  cudaFree(tail);
   cudaFree(buf);
   return 0;
 }

@@ -529,15 +529,18 @@ __device__ __forceinline__ int global_copy_target(const State& t, const void* p)
 }
 
 // A pointer into a global target, moved to the same offset in this thread's copy of it (DESIGN.md
-// section 6: rebased once, where the kernel receives it). Other pointers are returned unchanged.
+// section 6: rebased once, where the kernel receives it). So is one just past a target's end (an
+// `end` compared with pointers into the target, or read backwards from), unless another target
+// starts there. Other pointers are returned unchanged.
 template <typename State, typename T>
 __device__ T* global_ptr(const State& t, T* p) {
   const uint8_t* b = static_cast<const uint8_t*>(address_of(p));
-  for (uint32_t i = 0; i < t.ctx->num_globals; ++i) {
-    const GlobalTarget& g = t.ctx->globals[i];
-    if (b >= g.original && b < g.original + g.bytes)
-      return reinterpret_cast<T*>(g.copies + uint64_t(t.global_copy) * g.stride + (b - g.original));
-  }
+  for (int past_end = 0; past_end < 2; ++past_end)
+    for (uint32_t i = 0; i < t.ctx->num_globals; ++i) {
+      const GlobalTarget& g = t.ctx->globals[i];
+      if (past_end ? b == g.original + g.bytes : b >= g.original && b < g.original + g.bytes)
+        return reinterpret_cast<T*>(g.copies + uint64_t(t.global_copy) * g.stride + (b - g.original));
+    }
   return p;
 }
 

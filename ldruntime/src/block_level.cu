@@ -65,6 +65,8 @@ std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, vo
                                                       std::vector<std::string>& problems) {
   std::vector<GlobalAllocation> out;
   const GetAddressRange range = address_range_function();
+  // A pointer parameter the kernel only stores through (the translator marks no other kind).
+  const auto write_only = [](const GlobalDesc& g) { return g.write_only && g.param >= 0 && g.offset == 0; };
   for (unsigned i = 0; i < desc.num_globals; ++i) {
     const GlobalDesc& g = desc.globals[i];
     uint8_t* pointer = nullptr;
@@ -85,10 +87,9 @@ std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, vo
       continue;
     }
     uint8_t* b = reinterpret_cast<uint8_t*>(base);
-    const bool write_only = g.write_only && g.param >= 0 && g.offset == 0;
     auto same = std::find_if(out.begin(), out.end(), [&](const GlobalAllocation& a) { return a.base == b; });
     if (same != out.end()) {  // two pointers into one allocation: one target, named by the first
-      same->write_only = same->write_only && write_only;
+      same->write_only = same->write_only && write_only(g);
       continue;
     }
     GlobalAllocation a;
@@ -97,16 +98,15 @@ std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, vo
     a.bytes = bytes;
     a.name_offset = uint64_t(pointer - b);
     a.element_size = std::max<uint64_t>(element_size, 1);
-    a.write_only = write_only;
+    a.write_only = write_only(g);
     out.push_back(a);
   }
   // A pointer argument the kernel may read through (any but a write-only one) into a written
   // allocation, or just past its end (a loop reading backwards from there): that allocation is read.
   for (unsigned i = 0; i < num_params; ++i) {
     if (!pointee_sizes[i]) continue;
-    const bool write_only_param = std::any_of(desc.globals, desc.globals + desc.num_globals, [&](const GlobalDesc& g) {
-      return g.write_only && g.param == int(i) && g.offset == 0;
-    });
+    const bool write_only_param = std::any_of(desc.globals, desc.globals + desc.num_globals,
+                                              [&](const GlobalDesc& g) { return write_only(g) && g.param == int(i); });
     if (write_only_param) continue;
     uint8_t* pointer = nullptr;
     std::memcpy(&pointer, args[1 + i], sizeof pointer);

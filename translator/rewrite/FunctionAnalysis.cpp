@@ -67,6 +67,24 @@ bool isDeviceVariable(const VarDecl *v) {
          !v->getType().isConstQualified();
 }
 
+bool holdsPointer(QualType t, int depth) {
+  t = t.getCanonicalType();
+  if (t->isDependentType() || t->isPointerType() || t->isReferenceType() || t->isMemberPointerType()) return true;
+  if (const auto *a = dyn_cast<ArrayType>(t.getTypePtr())) return holdsPointer(a->getElementType(), depth);
+  const RecordDecl *record = t->getAsRecordDecl();
+  if (!record) return false;
+  if (depth > 4 || !record->getDefinition()) return true;
+  record = record->getDefinition();
+  if (const auto *cxx = dyn_cast<CXXRecordDecl>(record)) {
+    if (cxx->isPolymorphic()) return true;  // its vtable pointer
+    for (const CXXBaseSpecifier &base : cxx->bases())
+      if (holdsPointer(base.getType(), depth + 1)) return true;
+  }
+  for (const FieldDecl *f : record->fields())
+    if (holdsPointer(f->getType(), depth + 1)) return true;
+  return false;
+}
+
 namespace {
 
 bool inSystemHeader(const ASTContext &ctx, SourceLocation loc) {
@@ -126,19 +144,6 @@ const VarDecl *localVariable(const Expr *e) {
       var->hasAttr<CUDASharedAttr>())
     return nullptr;
   return var;
-}
-
-// Whether a value of the type can hold an address (a pointer, or an array or class with one inside).
-bool holdsPointer(QualType t, int depth = 0) {
-  t = t.getCanonicalType();
-  if (t->isPointerType() || t->isReferenceType() || t->isMemberPointerType()) return true;
-  if (const auto *a = dyn_cast<ArrayType>(t.getTypePtr())) return holdsPointer(a->getElementType(), depth);
-  if (const auto *rd = t->getAsRecordDecl()) {
-    if (depth > 4 || !rd->getDefinition()) return true;
-    for (const FieldDecl *f : rd->getDefinition()->fields())
-      if (holdsPointer(f->getType(), depth + 1)) return true;
-  }
-  return false;
 }
 
 // An argument that is a local variable holding no address, or its address (sincosf(x, &s, &c)):

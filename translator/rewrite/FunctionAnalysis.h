@@ -145,5 +145,8 @@ std::string printType(clang::QualType type, const clang::ASTContext &ctx);
 // A namespace-scope variable in global memory that may be written: __device__, not __shared__,
 // __constant__ or const.
 bool isDeviceVariable(const clang::VarDecl *var);
+// Whether a value of the type may hold an address: a pointer or reference, or an array or class with
+// one inside (bases and a vtable pointer included); dependent, incomplete or deeply nested types may.
+bool holdsPointer(clang::QualType type, int depth = 0);
 
 }  // namespace ldcc::translator

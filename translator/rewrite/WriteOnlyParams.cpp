@@ -12,25 +12,6 @@ namespace ldcc::translator {
 
 namespace {
 
-// Whether a value of this type may hold a pointer (dependent types may).
-bool mayHoldPointers(QualType type) {
-  type = type.getCanonicalType();
-  if (type->isDependentType() || type->isPointerType() || type->isReferenceType() || type->isMemberPointerType())
-    return true;
-  if (const auto *array = dyn_cast<ArrayType>(type.getTypePtr())) return mayHoldPointers(array->getElementType());
-  const RecordDecl *record = type->getAsRecordDecl();
-  if (!record) return false;
-  if (!record->isCompleteDefinition()) return true;
-  if (const auto *cxx = dyn_cast<CXXRecordDecl>(record)) {
-    if (cxx->isPolymorphic()) return true;
-    for (const CXXBaseSpecifier &base : cxx->bases())
-      if (mayHoldPointers(base.getType())) return true;
-  }
-  for (const FieldDecl *field : record->fields())
-    if (mayHoldPointers(field->getType())) return true;
-  return false;
-}
-
 // Texture and surface objects are integers that read memory where no pointer shows it.
 bool isTextureOrSurface(QualType type) {
   const std::string spelled = type.getAsString();
@@ -57,7 +38,7 @@ public:
     const auto *v = dyn_cast<VarDecl>(e->getDecl());
     if (!v || !v->hasGlobalStorage() || v->hasAttr<CUDASharedAttr>()) return true;
     const QualType type = v->getType();
-    if (mayHoldPointers(type) || isTextureOrSurface(type)) return fail();
+    if (holdsPointer(type) || isTextureOrSurface(type)) return fail();
     // Constants (folded, or in constant memory) hold no copy of a buffer the kernel writes.
     if (v->hasAttr<CUDAConstantAttr>() || type.isConstQualified()) return true;
     return fail();
@@ -174,7 +155,7 @@ std::set<unsigned> writeOnlyParams(ASTContext &ctx, const TranslationUnitAnalysi
   for (const ParmVarDecl *p : kernel->parameters()) {
     const QualType type = p->getType();
     if (isTextureOrSurface(type)) return {};
-    if (type->isPointerType() ? mayHoldPointers(type->getPointeeType()) : mayHoldPointers(type)) return {};
+    if (type->isPointerType() ? holdsPointer(type->getPointeeType()) : holdsPointer(type)) return {};
   }
   HiddenReads hidden(ctx, tu);
   hidden.scan(kernel);

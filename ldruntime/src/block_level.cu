@@ -99,10 +99,15 @@ std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, vo
     a.name_offset = uint64_t(pointer - b);
     a.element_size = std::max<uint64_t>(element_size, 1);
     a.write_only = write_only(g);
+    CUdeviceptr next = 0;
+    size_t next_bytes = 0;
+    a.end_is_allocation = range(&next, &next_bytes, base + bytes) == CUDA_SUCCESS &&
+                          !DeviceBuffer::allocated_by_ldcc(reinterpret_cast<const void*>(next));
     out.push_back(a);
   }
   // A pointer argument the kernel may read through (any but a write-only one) into a written
-  // allocation, or just past its end (a loop reading backwards from there): that allocation is read.
+  // allocation, or just past its end (a loop reading backwards from there) unless another allocation
+  // starts there: that allocation is read.
   for (unsigned i = 0; i < num_params; ++i) {
     if (!pointee_sizes[i]) continue;
     const bool write_only_param = std::any_of(desc.globals, desc.globals + desc.num_globals,
@@ -111,7 +116,8 @@ std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, vo
     uint8_t* pointer = nullptr;
     std::memcpy(&pointer, args[1 + i], sizeof pointer);
     for (GlobalAllocation& a : out)
-      if (pointer >= a.base && pointer <= a.base + a.bytes) a.write_only = false;
+      if (pointer >= a.base && (pointer < a.base + a.bytes || (pointer == a.base + a.bytes && !a.end_is_allocation)))
+        a.write_only = false;
   }
   return out;
 }
@@ -427,7 +433,7 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
   ctx.copy_of_block = arena.table.get<uint32_t>();
   for (size_t i = 0; i < targets.size(); ++i) {
     const TargetBuffers b = buffers(i, copies + 1);
-    ctx.globals[i] = GlobalTarget{b.original, b.bytes, b.copies, b.stride, uint64_t(copies + 1) * b.stride};
+    ctx.globals[i] = global_target(targets[i], b.copies, b.stride, uint64_t(copies + 1) * b.stride);
   }
   // Write-write and read-write records go to logs of their own: the read-write ones wait for level W
   // (BlockReads), and most of a racy launch's are of blocks that race within themselves.

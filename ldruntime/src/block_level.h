@@ -25,7 +25,15 @@ struct GlobalAllocation {
   // No thread of the launch reads it: every written pointer into it is GlobalDesc::write_only and no
   // other pointer argument points into it.
   bool write_only = false;
+  // Another allocation of the program starts where it ends (cudaMalloc packs allocations): a pointer
+  // to its end is taken for that allocation's, not for an end pointer of this one.
+  bool end_is_allocation = false;
 };
+
+// The device's view of allocation `a` with its copies.
+inline GlobalTarget global_target(const GlobalAllocation& a, uint8_t* copies, uint64_t stride, uint64_t span) {
+  return GlobalTarget{a.base, a.bytes, copies, stride, span, uint32_t(!a.end_is_allocation)};
+}
 
 // Sets a race's variable, element and byte range from device offsets [lo, hi) into allocation `a`,
 // counted from the pointer the kernel was given, so the element is the index the kernel writes.

@@ -75,7 +75,7 @@ OrderedBlocksOutcome run_ordered_blocks(const std::vector<GlobalAllocation>& tar
     copies.push_back(arena.get() + offset);
     const uint64_t count = uint64_t(batch) * per_block + extra;
     offset += count * strides[i];
-    ctx.globals[i] = GlobalTarget{targets[i].base, targets[i].bytes, copies[i], strides[i], count * strides[i]};
+    ctx.globals[i] = global_target(targets[i], copies[i], strides[i], count * strides[i]);
   }
   auto buffers = [&](size_t i, uint32_t num_copies) {
     return TargetBuffers{targets[i].base, targets[i].bytes, copies[i], strides[i], nullptr, num_copies, uint32_t(i)};

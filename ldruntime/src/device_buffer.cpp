@@ -1,6 +1,7 @@
 #include "device_buffer.h"
 
 #include <mutex>
+#include <set>
 
 #include "flags.h"
 
@@ -8,6 +9,7 @@ namespace ldcc {
 namespace {
 
 std::mutex cache_mutex;
+std::set<const void*> ours;  // every block cudaMalloc gave ldcc and it has not freed (cache_mutex)
 
 // Made on first use, with LDCC_POOL_KEEP resolved against the memory free then; lives to the exit.
 BlockCache& cache() {
@@ -24,6 +26,10 @@ BlockCache& cache() {
 // another device's work). Clears the CUDA error only if one of these calls failed.
 void give_back(const std::vector<CachedBlock>& blocks) {
   for (const CachedBlock& b : blocks) {
+    {
+      std::lock_guard<std::mutex> lock(cache_mutex);
+      ours.erase(b.ptr);
+    }
     bool ok = true;
     if (b.ready) ok = cudaEventSynchronize(static_cast<cudaEvent_t>(b.ready)) == cudaSuccess;
     ok = cudaFree(b.ptr) == cudaSuccess && ok;
@@ -33,6 +39,11 @@ void give_back(const std::vector<CachedBlock>& blocks) {
 }
 
 }  // namespace
+
+bool DeviceBuffer::allocated_by_ldcc(const void* base) {
+  std::lock_guard<std::mutex> lock(cache_mutex);
+  return ours.count(base) != 0;
+}
 
 DeviceBuffer DeviceBuffer::allocate(uint64_t bytes, cudaStream_t stream) {
   DeviceBuffer b;
@@ -72,6 +83,8 @@ DeviceBuffer DeviceBuffer::allocate(uint64_t bytes, cudaStream_t stream) {
       }
     }
     b.block_ = CachedBlock{device, p, rounded, nullptr};
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    ours.insert(p);
   }
   b.bytes_ = bytes;
   b.stream_ = stream;

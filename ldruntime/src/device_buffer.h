@@ -40,6 +40,8 @@ class DeviceBuffer {
   static uint64_t kept_bytes();
   // The device memory a check may use now: LDCC_MEM_LIMIT over free memory plus kept_bytes().
   static uint64_t memory_budget() { return mem_limit_bytes(kept_bytes()); }
+  // Whether `base` is the start of a block ldcc allocated (in use or kept), not one of the program's.
+  static bool allocated_by_ldcc(const void* base);
 
  private:
   CachedBlock block_;  // what cudaMalloc gave (possibly larger than bytes_) and its reuse event

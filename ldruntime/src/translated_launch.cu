@@ -177,7 +177,7 @@ class WarpGlobals {
       kernels::replicate(TargetBuffers{globals[i].base, globals[i].bytes, copies, stride, copies + warps * stride,
                                        warps + 1, uint32_t(i)},
                          stream);
-      ctx.globals[i] = GlobalTarget{globals[i].base, globals[i].bytes, copies, stride, uint64_t(warps) * stride};
+      ctx.globals[i] = global_target(globals[i], copies, stride, uint64_t(warps) * stride);
       offset += uint64_t(warps + 1) * stride;
     }
     ctx.num_globals = uint32_t(n);

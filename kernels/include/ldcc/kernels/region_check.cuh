@@ -79,6 +79,9 @@ struct GlobalTarget {
   uint8_t* copies;  // copy k at copies + k * stride
   uint64_t stride;
   uint64_t span;    // bytes of every copy together: a pointer in [copies, copies + span) is privatized
+  // A pointer to its end is rebased with it (a loop's end pointer, compared with pointers into the
+  // copies); false where another allocation starts there: such a pointer is that allocation's.
+  uint32_t rebase_end;
 };
 
 // Passed by value as the first parameter of every checked clone.
@@ -538,7 +541,7 @@ __device__ T* global_ptr(const State& t, T* p) {
   for (int past_end = 0; past_end < 2; ++past_end)
     for (uint32_t i = 0; i < t.ctx->num_globals; ++i) {
       const GlobalTarget& g = t.ctx->globals[i];
-      if (past_end ? b == g.original + g.bytes : b >= g.original && b < g.original + g.bytes)
+      if (past_end ? g.rebase_end && b == g.original + g.bytes : b >= g.original && b < g.original + g.bytes)
         return reinterpret_cast<T*>(g.copies + uint64_t(t.global_copy) * g.stride + (b - g.original));
     }
   return p;

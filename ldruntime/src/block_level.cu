@@ -146,20 +146,29 @@ struct Arena {
   std::vector<uint64_t> offsets, strides;
 };
 
-// The blocks of each copy of each round, asked for once (a racy launch has thousands of records and
-// the plan answers in time proportional to the blocks).
+// The blocks of each copy of each round and how a report names them, asked for once (a racy launch
+// has thousands of records and the plan answers in time proportional to the blocks).
 class CopyUnits {
  public:
-  explicit CopyUnits(const CheckPlan& plan) : plan_(plan) {}
-  const std::vector<uint32_t>& operator()(uint32_t round, uint32_t copy) {
+  struct Units {
+    std::vector<uint32_t> blocks;
+    std::string text;  // "block (2,0,0)", or the list of a copy blocks share
+  };
+  CopyUnits(const CheckPlan& plan, dim3 grid) : plan_(plan), grid_(grid) {}
+  const Units& operator()(uint32_t round, uint32_t copy) {
     auto it = known_.find({round, copy});
-    if (it == known_.end()) it = known_.emplace(std::make_pair(round, copy), plan_.units_in_copy(round, copy)).first;
+    if (it == known_.end()) {
+      Units u{plan_.units_in_copy(round, copy), ""};
+      u.text = u.blocks.size() == 1 ? "block " + dim3_text(u.blocks[0], grid_) : format_units("block", u.blocks);
+      it = known_.emplace(std::make_pair(round, copy), std::move(u)).first;
+    }
     return it->second;
   }
 
  private:
   const CheckPlan& plan_;
-  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> known_;
+  dim3 grid_;
+  std::map<std::pair<uint32_t, uint32_t>, Units> known_;
 };
 
 Race race_from(const RaceRecord& r, CopyUnits& copy_units, uint32_t round, uint32_t atomics_copy,
@@ -176,9 +185,9 @@ Race race_from(const RaceRecord& r, CopyUnits& copy_units, uint32_t round, uint3
   auto units = [&](uint32_t copy, std::vector<uint32_t>& list) -> std::string {
     if (copy == kNoUnit) return "another block";
     if (copy == atomics_copy) return "an atomic operation";
-    list = copy_units(round, copy);
-    if (list.size() == 1) return "block " + dim3_text(list[0], grid);
-    return format_units("block", list);
+    const CopyUnits::Units& u = copy_units(round, copy);
+    list = u.blocks;
+    return u.text;
   };
   const std::string a = units(r.unit_a, race.units_a);
   const std::string b = units(r.unit_b, race.units_b);
@@ -567,7 +576,8 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
       watches.push_back(Watch{r.target, r.byte_lo, r.byte_hi});
   std::vector<std::vector<uint32_t>> writers = attribute_writers(watches, blocks, buffers, copies, ctx, stream, launch);
   PhaseProfile::end("attribution");
-  CopyUnits copy_units(*plan);
+  CopyUnits copy_units(*plan, grid);
+  outcome.races.reserve(found.size());
   for (const auto& [round, r] : found) {
     Race race = race_from(r, copy_units, round, copies, targets, desc, grid, region);
     size_t w = 0;
@@ -615,7 +625,7 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
         }
         read_records.reset();
       }
-      CopyUnits copy_units(plan);
+      CopyUnits copy_units(plan, grid);
       std::vector<Race> out;
       for (const auto& [round, r] : kept_block_reads(round_writes, round_reads, copy_raced, element_sizes, inconclusive))
         out.push_back(race_from(r, copy_units, round, copies, targets, desc, grid, region));

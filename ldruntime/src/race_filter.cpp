@@ -6,24 +6,59 @@
 #include <unordered_set>
 
 namespace ldcc {
-namespace {
-
-auto record_units(const RaceRecord& r) { return std::tie(r.kind, r.target, r.region, r.unit_a, r.unit_b); }
-
-}  // namespace
 
 std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records) {
-  std::sort(records.begin(), records.end(), [](const RaceRecord& a, const RaceRecord& b) {
-    return std::tuple_cat(record_units(a), std::tie(a.block, a.byte_lo, a.byte_hi)) <
-           std::tuple_cat(record_units(b), std::tie(b.block, b.byte_lo, b.byte_hi));
-  });
+  // A racy launch logs tens of thousands of records in a few hundred identities (all but the byte
+  // range: a block's pair of units in a region); one sort of all records by every field was most of
+  // the host's work on scan_race's logs. Each identity gets its rank among the distinct identities.
+  using Identity = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>;
+  const auto identity = [](const RaceRecord& r) { return Identity{r.kind, r.target, r.region, r.unit_a, r.unit_b, r.block}; };
+  struct IdentityHash {
+    size_t operator()(const Identity& i) const {
+      const auto [a, b, c, d, e, f] = i;
+      uint64_t h = 1469598103934665603ull;
+      for (uint64_t v : {a, b, c, d, e, f}) h = (h ^ v) * 1099511628211ull;
+      return size_t(h ^ (h >> 29));
+    }
+  };
+  std::unordered_map<Identity, uint32_t, IdentityHash> rank_of;
+  std::vector<uint32_t> id(records.size());
+  for (size_t i = 0; i < records.size(); ++i) {
+    if (i && identity(records[i]) == identity(records[i - 1])) {  // often: a block's chunks in a row
+      id[i] = id[i - 1];
+      continue;
+    }
+    id[i] = rank_of.emplace(identity(records[i]), uint32_t(rank_of.size())).first->second;
+  }
+  std::vector<std::pair<Identity, uint32_t>> distinct(rank_of.begin(), rank_of.end());
+  std::sort(distinct.begin(), distinct.end());
+  std::vector<uint32_t> rank(distinct.size());
+  for (uint32_t k = 0; k < distinct.size(); ++k) rank[distinct[k].second] = k;
+
+  // Grouped by rank (a counting sort), then each group's ranges sorted: small sorts of plain keys.
+  std::vector<uint32_t> group_start(distinct.size() + 1, 0);
+  for (uint32_t i : id) ++group_start[rank[i] + 1];
+  for (size_t k = 1; k < group_start.size(); ++k) group_start[k] += group_start[k - 1];
+  struct Key {
+    uint64_t lo, hi;
+    uint32_t index;
+    bool operator<(const Key& o) const { return std::tie(lo, hi) < std::tie(o.lo, o.hi); }
+  };
+  std::vector<Key> keys(records.size());
+  std::vector<uint32_t> next(group_start.begin(), group_start.end() - 1);
+  for (size_t i = 0; i < records.size(); ++i) keys[next[rank[id[i]]]++] = Key{records[i].byte_lo, records[i].byte_hi, uint32_t(i)};
   std::vector<RaceRecord> merged;
-  for (const RaceRecord& r : records) {
-    RaceRecord* last = merged.empty() ? nullptr : &merged.back();
-    if (last && record_units(*last) == record_units(r) && last->block == r.block && r.byte_lo <= last->byte_hi)
-      last->byte_hi = std::max(last->byte_hi, r.byte_hi);
-    else
-      merged.push_back(r);
+  for (size_t g = 0; g + 1 < group_start.size(); ++g) {
+    const auto begin = keys.begin() + group_start[g], end = keys.begin() + group_start[g + 1];
+    if (!std::is_sorted(begin, end)) std::sort(begin, end);
+    const size_t first = merged.size();
+    for (auto k = begin; k != end; ++k) {
+      if (merged.size() > first && k->lo <= merged.back().byte_hi) {
+        merged.back().byte_hi = std::max(merged.back().byte_hi, k->hi);
+        continue;
+      }
+      merged.push_back(records[k->index]);
+    }
   }
   return merged;
 }
@@ -46,16 +81,15 @@ std::vector<BlockMergedRecord> merge_record_blocks(const std::vector<RaceRecord>
 }
 
 void SeenRecords::drop_seen(std::vector<RaceRecord>& records) {
-  // This launch's own repeats stay (merge_record_blocks counts the blocks), so remember them after.
-  std::vector<RaceRecord> fresh, fresh_keys;
+  // This launch's own repeats stay (merge_record_blocks counts the blocks): a key is dropped only when
+  // an earlier call remembered it. One lookup per record.
+  const uint64_t call = ++calls_;
+  size_t kept = 0;
   for (const RaceRecord& r : records) {
-    RaceRecord key = record_key(r);
-    if (seen_.count(key)) continue;
-    fresh.push_back(r);
-    fresh_keys.push_back(key);
+    const auto [it, fresh] = seen_.emplace(record_key(r), call);
+    if (fresh || it->second == call) records[kept++] = r;
   }
-  seen_.insert(fresh_keys.begin(), fresh_keys.end());
-  records = std::move(fresh);
+  records.resize(kept);
 }
 
 std::vector<std::pair<uint32_t, RaceRecord>> kept_block_reads(const std::vector<std::vector<RaceRecord>>& round_writes,

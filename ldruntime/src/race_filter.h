@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 #include "ldcc/kernels/race_record.h"
@@ -45,7 +45,8 @@ class SeenRecords {
   void drop_seen(std::vector<RaceRecord>& records);
 
  private:
-  std::unordered_set<RaceRecord, RecordHash> seen_;
+  std::unordered_map<RaceRecord, uint64_t, RecordHash> seen_;  // record key -> the call that first saw it
+  uint64_t calls_ = 0;
 };
 
 // Level B's read-write records once level W has run (DESIGN.md section 4): per round, the records of

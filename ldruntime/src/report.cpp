@@ -326,6 +326,8 @@ void ProcessReport::add(LaunchResult result) {
   dropped_ += result.dropped_records;
   peak_extra_bytes_ = std::max(peak_extra_bytes_, result.extra_device_bytes);
   const size_t first_fresh = races_.size();
+  if (races_.size() + result.races.size() > races_.capacity())  // grown once, not race by race
+    races_.reserve(std::max(2 * races_.capacity(), races_.size() + result.races.size()));
   for (Race& race : result.races) {
     // Seen before in this process (a kernel launched in a loop), however many blocks saw it there.
     const size_t hash = RaceHash()(race);

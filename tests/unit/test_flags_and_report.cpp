@@ -1,6 +1,8 @@
 // Run-time flags and race reports (text, JSON, coalescing). Host only.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <tuple>
 #include <utility>
 
 #include "flags.h"
@@ -422,6 +424,60 @@ TEST(CoalesceRecords, MergesTouchingRangesOfOneRaceInOneBlock) {
   EXPECT_EQ(merged[2], in_block(record(RaceKind::WriteWrite, 0, 40, 48), 4));
   EXPECT_EQ(merged[3], in_block(record(RaceKind::WriteWrite, 1, 40, 48), 3));  // sorted by region, then units
   EXPECT_EQ(merged[4], in_block(record(RaceKind::WriteWrite, 0, 40, 48), 3, 0x00020003u));
+}
+
+// Against the definition on a racy launch's kind of log: records of a few identities (units, block,
+// region, target, kind) in any order, chunk ranges that touch, overlap, repeat or leave gaps. The
+// result is every identity's maximal touching runs, sorted by all fields.
+TEST(CoalesceRecords, MatchesSortingAndMergingTheRecordsThemselves) {
+  uint32_t seed = 12345;
+  auto next = [&](uint32_t n) {
+    seed = seed * 1664525u + 1013904223u;
+    return (seed >> 8) % n;
+  };
+  for (int trial = 0; trial < 50; ++trial) {
+    std::vector<RaceRecord> records;
+    for (int i = 0; i < 400; ++i) {
+      RaceRecord r = record(next(2) ? RaceKind::WriteWrite : RaceKind::ReadWrite, next(2), 0, 0);
+      const uint64_t lo = 16 * next(40) + (next(4) == 0 ? next(16) : 0);
+      r.byte_lo = lo;
+      r.byte_hi = lo + 1 + next(32);
+      r.unit_a = next(3);
+      r.unit_b = r.kind == uint32_t(RaceKind::WriteWrite) ? r.unit_a + 1 + next(2) : kNoUnit;
+      records.push_back(in_block(r, next(4), next(2) ? 0x00010002u : 0x00020003u));
+    }
+    std::vector<RaceRecord> expected = records;
+    auto fields = [](const RaceRecord& r) {
+      return std::make_tuple(r.kind, r.target, r.region, r.unit_a, r.unit_b, r.block, r.byte_lo, r.byte_hi);
+    };
+    std::sort(expected.begin(), expected.end(), [&](const RaceRecord& a, const RaceRecord& b) { return fields(a) < fields(b); });
+    std::vector<RaceRecord> merged;
+    for (const RaceRecord& r : expected) {
+      RaceRecord* last = merged.empty() ? nullptr : &merged.back();
+      if (last && last->kind == r.kind && last->target == r.target && last->region == r.region &&
+          last->unit_a == r.unit_a && last->unit_b == r.unit_b && last->block == r.block && r.byte_lo <= last->byte_hi)
+        last->byte_hi = std::max(last->byte_hi, r.byte_hi);
+      else
+        merged.push_back(r);
+    }
+    ASSERT_EQ(coalesce_records(records), merged) << "trial " << trial;
+  }
+}
+
+// A launch's own repeats stay however often they come; a key of an earlier launch goes, also when
+// it comes again in the same later launch.
+TEST(SeenRecords, KeepsEveryRepeatOfTheLaunchThatFirstLogsAKey) {
+  SeenRecords seen;
+  std::vector<RaceRecord> first(5, in_block(record(RaceKind::WriteWrite, 0, 0, 4), 1));
+  for (uint32_t b = 0; b < first.size(); ++b) first[b].block = b;
+  seen.drop_seen(first);
+  EXPECT_EQ(first.size(), 5u);
+  std::vector<RaceRecord> second = {in_block(record(RaceKind::WriteWrite, 0, 0, 4), 3), in_block(record(RaceKind::WriteWrite, 0, 0, 4), 9),
+                                    in_block(record(RaceKind::WriteWrite, 0, 4, 8), 3), in_block(record(RaceKind::WriteWrite, 0, 4, 8), 3)};
+  seen.drop_seen(second);
+  ASSERT_EQ(second.size(), 2u);
+  EXPECT_EQ(second[0], in_block(record(RaceKind::WriteWrite, 0, 4, 8), 3));
+  EXPECT_EQ(second[1], second[0]);
 }
 
 // The same race in blocks 7, 2 and 5 is one record for block 2 and 2 other blocks; a register race is

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace ldcc {
 
@@ -11,17 +10,11 @@ std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records) {
   // A racy launch logs tens of thousands of records in a few hundred identities (all but the byte
   // range: a block's pair of units in a region); one sort of all records by every field was most of
   // the host's work on scan_race's logs. Each identity gets its rank among the distinct identities.
-  using Identity = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>;
-  const auto identity = [](const RaceRecord& r) { return Identity{r.kind, r.target, r.region, r.unit_a, r.unit_b, r.block}; };
-  struct IdentityHash {
-    size_t operator()(const Identity& i) const {
-      const auto [a, b, c, d, e, f] = i;
-      uint64_t h = 1469598103934665603ull;
-      for (uint64_t v : {a, b, c, d, e, f}) h = (h ^ v) * 1099511628211ull;
-      return size_t(h ^ (h >> 29));
-    }
+  const auto identity = [](RaceRecord r) {  // the record without its byte range
+    r.byte_lo = r.byte_hi = 0;
+    return r;
   };
-  std::unordered_map<Identity, uint32_t, IdentityHash> rank_of;
+  std::unordered_map<RaceRecord, uint32_t, RecordHash> rank_of;
   std::vector<uint32_t> id(records.size());
   for (size_t i = 0; i < records.size(); ++i) {
     if (i && identity(records[i]) == identity(records[i - 1])) {  // often: a block's chunks in a row
@@ -30,8 +23,9 @@ std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records) {
     }
     id[i] = rank_of.emplace(identity(records[i]), uint32_t(rank_of.size())).first->second;
   }
-  std::vector<std::pair<Identity, uint32_t>> distinct(rank_of.begin(), rank_of.end());
-  std::sort(distinct.begin(), distinct.end());
+  std::vector<std::pair<RaceRecord, uint32_t>> distinct(rank_of.begin(), rank_of.end());
+  const auto fields = [](const RaceRecord& r) { return std::tie(r.kind, r.target, r.region, r.unit_a, r.unit_b, r.block); };
+  std::sort(distinct.begin(), distinct.end(), [&](const auto& a, const auto& b) { return fields(a.first) < fields(b.first); });
   std::vector<uint32_t> rank(distinct.size());
   for (uint32_t k = 0; k < distinct.size(); ++k) rank[distinct[k].second] = k;
 

@@ -2,14 +2,14 @@
 # One evaluation program (examples/eval/manifest.csv gives its verdict), native, checked and
 # deterministic, as bench/eval.sh runs it but with the verdict asserted:
 #   clean: check and deterministic stdout byte-identical to native, "ldcc: no races";
-#   race:  as bench/eval_report.py's verdict: every listed kind (ww, rw, rw+ww) among the JSON
-#          report's races, and a race in the listed space on the listed variable, in one of the listed
-#          kernels (k1+k2); two deterministic runs, one stdout.
+#   race:  bench/eval_report.py's verdict (verdict_of: every listed kind among the JSON report's
+#          races, the listed space and variable among theirs), and a race in the listed space on the
+#          listed variable in one of the listed kernels (k1+k2); two deterministic runs, one stdout.
 # Exits 77 (skipped) without a GPU.
 set -u
 name="$1" native="$2" checked="$3" manifest="$4"
 row="$(grep "^${name}," "$manifest")" || { echo "$name is not in $manifest"; exit 1; }
-IFS=, read -r _ _ _ _ verdict kind space variable kernels _ <<< "$row"
+IFS=, read -r _ _ _ _ verdict kind space variable _ <<< "$row"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -32,17 +32,20 @@ if [ "$verdict" = clean ]; then
   grep -q "^ldcc: no races in [1-9][0-9]* checked launch" "$work/check.err" || { echo "no clean summary"; fail=1; }
   [ $fail -eq 0 ] && echo "$name: race-free, check and deterministic outputs identical to native"
 else
-  python3 - "$work/report.json" "$kind" "$space" "$variable" "$kernels" <<'PY' || fail=1
+  python3 - "$(dirname "$0")/../../bench" "$work/report.json" "$manifest" "$name" <<'PY' || fail=1
 import json, sys
-report, kind, space, variable, kernels = sys.argv[1:]
-names = {"ww": "write-write", "rw": "read-write"}
-races = json.load(open(report))["races"]
-missing = [names[k] for k in kind.split("+") if not any(r["kind"] == names[k] for r in races)]
-if missing:
-    print("no " + " and no ".join(missing) + " race")
+sys.path.insert(0, sys.argv[1])
+from eval_report import analyse_report, load_manifest, verdict_of
+report, manifest, name = sys.argv[2:]
+expected = next(row for row in load_manifest(manifest) if row["program"] == name)
+match, reasons = verdict_of({"expected": expected, "report": analyse_report(report)})
+if not match:
+    print("verdict wrong: " + (", ".join(reasons) or "no report"))
     sys.exit(1)
-if not any(r["space"] == space and r["variable"] == variable and r["kernel"] in kernels.split("+") for r in races):
-    print(f"no race on {space} {variable} in {kernels}")
+# The listed variable's race also in one of the listed kernels.
+if not any(r["space"] == expected["space"] and r["variable"] == expected["variable"] and
+           r["kernel"] in expected["kernel"].split("+") for r in json.load(open(report))["races"]):
+    print(f"no race on {expected['space']} {expected['variable']} in {expected['kernel']}")
     sys.exit(1)
 PY
   LDCC_MODE=deterministic "$checked" > "$work/det2.out" 2> /dev/null

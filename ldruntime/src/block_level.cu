@@ -197,50 +197,6 @@ Race race_from(const RaceRecord& r, CopyUnits& copy_units, uint32_t round, uint3
   return race;
 }
 
-// With one copy per block, the ww-check also gathers every block's write footprint (its changes to
-// each target, [lo, hi)): device bounds per target, lo[blocks] then hi[blocks], handed out as the
-// ww-check's FootprintBounds and read back laid out [block][target][lo, hi] as LaunchCtx::footprints
-// expects.
-class BlockFootprints {
- public:
-  BlockFootprints(size_t targets, uint32_t blocks, cudaStream_t stream) : targets_(targets), blocks_(blocks) {
-    device_ = DeviceBuffer::allocate(2 * targets * blocks * sizeof(unsigned long long), stream);
-    // lo starts at ~0 (every byte 0xff), hi at 0.
-    for (size_t i = 0; device_ && i < targets; ++i) {
-      cudaMemsetAsync(of(i).lo, 0xff, blocks * sizeof(unsigned long long), stream);
-      cudaMemsetAsync(of(i).hi, 0, blocks * sizeof(unsigned long long), stream);
-    }
-  }
-  // Every target's bounds, as LaunchCtx::store_bounds lays them out (null if the device had no room).
-  unsigned long long* device() const { return device_ ? device_.get<unsigned long long>() : nullptr; }
-  uint64_t bytes() const { return device_.bytes(); }
-  // Target i's bounds, or none if the device had no room for them.
-  FootprintBounds of(size_t i) const {
-    if (!device_) return {};
-    auto* d = device_.get<unsigned long long>();
-    return FootprintBounds{d + 2 * i * blocks_, d + (2 * i + 1) * blocks_, blocks_};
-  }
-  // After the ww-checks: empty if the bounds were not gathered.
-  std::vector<unsigned long long> read(cudaStream_t stream) const {
-    if (!device_) return {};
-    std::vector<unsigned long long> bounds(2 * targets_ * blocks_);
-    cudaMemcpyAsync(bounds.data(), device_.get(), device_.bytes(), cudaMemcpyDeviceToHost, stream);
-    if (cudaStreamSynchronize(stream) != cudaSuccess) return {};
-    std::vector<unsigned long long> out(2 * targets_ * blocks_);
-    for (uint32_t b = 0; b < blocks_; ++b)
-      for (size_t i = 0; i < targets_; ++i) {
-        out[2 * (b * targets_ + i)] = bounds[2 * i * blocks_ + b];
-        out[2 * (b * targets_ + i) + 1] = bounds[(2 * i + 1) * blocks_ + b];
-      }
-    return out;
-  }
-
- private:
-  size_t targets_;
-  uint32_t blocks_;
-  DeviceBuffer device_;
-};
-
 // One pass-1 launch with `watches` active: for each watch, the blocks that stored into it, ascending.
 template <typename Buffers>
 std::vector<std::vector<uint32_t>> attribute_writers(const std::vector<Watch>& watches, uint32_t blocks, Buffers buffers,

@@ -2,6 +2,7 @@
 #include "deterministic.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "device_buffer.h"
 #include "flags.h"
@@ -24,6 +25,58 @@ uint64_t warp_copies_cap() {
 }
 
 }  // namespace
+
+InPlaceOutcome run_write_only_in_place(const std::vector<GlobalAllocation>& targets, dim3 grid, uint32_t warps,
+                                       LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch) {
+  InPlaceOutcome outcome;
+  const uint32_t blocks = grid.x * grid.y * grid.z;
+  uint64_t saved_bytes = 0;
+  for (const GlobalAllocation& t : targets) saved_bytes += padded_copy_bytes(t.bytes);
+  DeviceBuffer saved = DeviceBuffer::allocate(saved_bytes, stream);
+  BlockFootprints footprints(targets.size(), blocks, stream);
+  if (!saved || !footprints.device()) {
+    cudaGetLastError();
+    return outcome;  // no room: block copies
+  }
+  outcome.extra_device_bytes = saved.bytes() + footprints.bytes();
+  uint64_t offset = 0;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    cudaMemcpyAsync(saved.get() + offset, targets[i].base, targets[i].bytes, cudaMemcpyDeviceToDevice, stream);
+    // The program's memory is "copy 0": pointers into it stay where they are.
+    ctx.globals[i] = global_target(targets[i], targets[i].base, padded_copy_bytes(targets[i].bytes), targets[i].bytes);
+    offset += padded_copy_bytes(targets[i].bytes);
+  }
+  PhaseProfile::end("saving write-only targets");
+  ctx.num_globals = uint32_t(targets.size());
+  ctx.warp_copies = 0;
+  ctx.ordered_warps = 0;
+  ctx.copy_of_block = nullptr;
+  ctx.store_order = warps > 1;
+  ctx.store_bounds = footprints.device();
+  outcome.error = launch();
+  ctx.num_globals = 0;
+  ctx.store_order = 0;
+  ctx.store_bounds = nullptr;
+  if (outcome.error != cudaSuccess) return outcome;
+  const std::vector<unsigned long long> bounds = footprints.read(stream);
+  PhaseProfile::end("deterministic kernel");
+  if (bounds.empty()) {
+    outcome.error = cudaStreamSynchronize(stream);
+    if (outcome.error != cudaSuccess) return outcome;
+  } else if (!first_overlapping_target(bounds, targets.size(), blocks)) {
+    outcome.ran = true;
+  }
+  outcome.overlapped = !outcome.ran;
+  if (!outcome.ran) {
+    offset = 0;
+    for (size_t i = 0; i < targets.size(); ++i) {
+      cudaMemcpyAsync(targets[i].base, saved.get() + offset, targets[i].bytes, cudaMemcpyDeviceToDevice, stream);
+      offset += padded_copy_bytes(targets[i].bytes);
+    }
+  }
+  PhaseProfile::end("footprints of write-only targets");
+  return outcome;
+}
 
 OrderedBlocksOutcome run_ordered_blocks(const std::vector<GlobalAllocation>& targets, dim3 grid, uint32_t warps,
                                         bool warp_copies_allowed, LaunchCtx& ctx, cudaStream_t stream,

@@ -291,16 +291,35 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
   result.rounds = 1;
   result.extra_device_bytes = launch_bytes;
   cudaError_t err = cudaSuccess;
+  // A write-only launch first on the program's own memory (deterministic.h: where two blocks' stores
+  // overlap it is undone and goes on below).
+  const bool several_units = grid.x * grid.y * grid.z > 1 || warps > 1;
+  const bool write_only = std::all_of(globals.begin(), globals.end(), [](const GlobalAllocation& g) { return g.write_only; });
+  bool ran = false;
+  uint64_t in_place_bytes = 0;
+  if (!globals.empty() && several_units && write_only && !desc.warp_turns && !desc.atomics) {
+    const InPlaceOutcome o = run_write_only_in_place(globals, grid, warps, ctx, stream, start);
+    err = o.error;
+    ran = o.ran || err != cudaSuccess;
+    in_place_bytes = o.extra_device_bytes;
+    if (parse_count(flags().verbose).value_or(0) && err == cudaSuccess)
+      std::fprintf(stderr, "ldcc: %s: deterministic on the program's memory (write-only targets): %s\n", desc.name,
+                   o.ran ? "the blocks' footprints are disjoint"
+                   : o.overlapped ? "two blocks' footprints overlap, again on block copies"
+                                  : "no room for its footprints, on block copies");
+  }
   // Copies of the global targets with several blocks, or for the warps of one block, unless they
   // take turns anyway (then on the targets themselves), or it has atomics: global ones would act on a
   // copy of their own, which plain accesses do not see until the end (as between blocks).
-  if (!globals.empty() && (grid.x * grid.y * grid.z > 1 || (warps > 1 && !desc.warp_turns && !desc.atomics))) {
+  if (ran) {
+    result.extra_device_bytes += in_place_bytes;
+  } else if (!globals.empty() && (grid.x * grid.y * grid.z > 1 || (warps > 1 && !desc.warp_turns && !desc.atomics))) {
     const OrderedBlocksOutcome o = run_ordered_blocks(globals, grid, warps, !desc.warp_turns, ctx, stream, start);
     if (!o.ran && o.error == cudaSuccess) return o.warning;
     err = o.error;
     result.copies = o.batch;
     result.rounds = o.batches;
-    result.extra_device_bytes += o.extra_device_bytes;
+    result.extra_device_bytes += std::max(in_place_bytes, o.extra_device_bytes);
   } else {
     ctx.ordered_warps = !globals.empty() && warps > 1;
     err = start();

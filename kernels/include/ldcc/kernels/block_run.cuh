@@ -42,16 +42,6 @@ static __device__ __noinline__ void watch_store(const LaunchCtx& c, uint32_t tar
   }
 }
 
-// A thread's stores into its block's footprint (LaunchCtx::store_bounds), as it leaves.
-static __device__ __noinline__ void publish_store_bounds(const LaunchCtx& c, const uint64_t* lo, const uint64_t* hi) {
-  const uint64_t blocks = uint64_t(gridDim.x) * gridDim.y * gridDim.z;
-  for (uint32_t i = 0; i < c.num_globals; ++i) {
-    if (lo[i] >= hi[i]) continue;
-    atomicMin(&c.store_bounds[2 * i * blocks + block_rank()], (unsigned long long)lo[i]);
-    atomicMax(&c.store_bounds[(2 * i + 1) * blocks + block_rank()], (unsigned long long)hi[i]);
-  }
-}
-
 __device__ __forceinline__ BlockRunState::~BlockRunState() {
   if (ctx->store_bounds) publish_store_bounds(*ctx, written_lo, written_hi);
 }

@@ -108,6 +108,12 @@ struct LaunchCtx {
   //     order on every run and every GPU).
   uint32_t warp_copies;
   uint32_t ordered_warps;
+  // Deterministic mode on the program's own memory (every global target write-only, so no thread
+  // reads what another stores): the warps of a block run each region side by side, and a thread's
+  // first store to a global target in a region waits until every lower warp of its block has
+  // reached the region's end, so the stores of a region land in warp order. The blocks gather their
+  // store footprints in store_bounds (below); the host checks that no two blocks' footprints overlap.
+  uint32_t store_order;
   uint32_t profile;  // LDCC_PROFILE: count level W's cycles at sites (SiteCycles)
   // Level W with global targets: warp w of every block uses copy w, U is copy `warps`, and block b
   // checks only [lo, hi) = footprints[2 * (b * num_globals + i) ...] of target i (level B proved the
@@ -142,6 +148,7 @@ struct BlockState {
   unsigned long long written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
   long long entered, at_sites;  // LaunchCtx::profile: thread 0's clock at entry, its cycles at sites
   uint32_t stored_global;       // LaunchCtx::global_store_flags: a thread stored in this region's executions
+  uint32_t arrived;             // LaunchCtx::store_order: bit w, warp w has reached the region's end
   uint64_t helper_off[kMaxHelperSlots];
 };
 
@@ -166,6 +173,7 @@ struct ThreadState {
   uint64_t written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
   uint32_t open;         // the site that opened this thread's region
   bool stored_global;    // LaunchCtx::global_store_flags: it stored to global memory since its last site
+  bool stores_in_turn;   // LaunchCtx::store_order: the lower warps have ended this region
   uint32_t pass1_site;   // where pass 1 ended
   bool at_exit;
   bool overflow;         // a log below is full: this region cannot be re-executed
@@ -451,6 +459,7 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
     bs.pass = 1;
     bs.region_key = 0;
     bs.turn = 0;
+    bs.arrived = 0;
     bs.entered = ctx.profile ? clock64() : 0;
     bs.at_sites = 0;
     if (ctx.scratch == nullptr) {
@@ -491,6 +500,7 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
   }
   t.open = entry_site;
   t.stored_global = false;
+  t.stores_in_turn = false;
   t.pass1_site = entry_site;
   t.at_exit = false;
   t.overflow = false;
@@ -577,6 +587,38 @@ __device__ __forceinline__ void note_written(State& t, int i, const void* p, uin
   t.written_hi[i] = max(t.written_hi[i], off + size);
 }
 
+// A thread's stores into its block's footprint (LaunchCtx::store_bounds), as it leaves.
+static __device__ __noinline__ void publish_store_bounds(const LaunchCtx& c, const uint64_t* lo, const uint64_t* hi) {
+  const uint64_t blocks = uint64_t(gridDim.x) * gridDim.y * gridDim.z;
+  for (uint32_t i = 0; i < c.num_globals; ++i) {
+    if (lo[i] >= hi[i]) continue;
+    atomicMin(&c.store_bounds[2 * i * blocks + block_rank()], (unsigned long long)lo[i]);
+    atomicMax(&c.store_bounds[(2 * i + 1) * blocks + block_rank()], (unsigned long long)hi[i]);
+  }
+}
+
+// Deterministic mode on the program's memory (LaunchCtx::store_order): a store to a global target
+// joins the block's footprint and, the thread's first in the region, waits for the lower warps to
+// end the region (they set their bits at the site, after their stores).
+static __device__ __noinline__ void store_in_turn(ThreadState& t, const void* q, uint32_t size) {
+  const int i = global_copy_target(t, q);
+  if (i < 0) return;
+  note_written(t, i, q, size);
+  if (t.stores_in_turn || !t.ctx->store_order) return;
+  const uint32_t lower = (1u << t.warp) - 1u;
+  while ((*static_cast<volatile uint32_t*>(&t.bs->arrived) & lower) != lower) __nanosleep(32);
+  __threadfence_block();  // the lower warps' stores before this thread's
+  t.stores_in_turn = true;
+}
+
+// LaunchCtx::store_order: this warp has ended the region, all its stores made.
+static __device__ __forceinline__ void announce_arrival(const ThreadState& t) {
+  if (!t.ctx->store_order) return;
+  __syncwarp(warp_lanes(t));
+  __threadfence_block();
+  if (thread_rank() % 32 == 0) atomicOr(&t.bs->arrived, 1u << t.warp);
+}
+
 // `*store(t, &lvalue) = value`: a store that is neither to a local nor to a privatized shared
 // variable. Pass 1 remembers the old bytes of global memory so the block can undo them before
 // pass 2 re-runs the region.
@@ -588,6 +630,7 @@ __device__ __forceinline__ T* store(ThreadState& t, T* p) {
   if (!__isGlobal(q)) return p;
   if (t.deterministic()) {  // no re-execution, nothing to undo
     if (t.ctx->warp_copies) note_written(t, global_copy_target(t, q), q, sizeof(T));
+    else if (t.ctx->store_bounds) store_in_turn(t, q, sizeof(T));
     return p;
   }
   if (t.ctx->global_store_flags) t.stored_global = true;
@@ -808,6 +851,12 @@ struct SiteCycles {
   }
 };
 
+// Deterministic mode, the block's last site: its store footprint (LaunchCtx::store_bounds) and its slot.
+__device__ __forceinline__ void leave_deterministic(const ThreadState& t) {
+  if (t.ctx->store_bounds) publish_store_bounds(*t.ctx, t.written_lo, t.written_hi);
+  release_slot(*t.ctx, *t.bs);
+}
+
 // The site of a block with one copy (ThreadState::one_copy): a plain barrier (deterministic mode has
 // one warp, nothing to merge), and the barrier result of __syncthreads_count/_and/_or.
 __device__ __forceinline__ int arrive_one_copy(ThreadState& t, uint32_t site) {
@@ -816,7 +865,7 @@ __device__ __forceinline__ int arrive_one_copy(ThreadState& t, uint32_t site) {
   t.bar_live = block_threads() - exited;
   t.open = site;
   if (exited != block_threads()) return kContinue;
-  release_slot(*t.ctx, *t.bs);
+  leave_deterministic(t);
   return kDone;
 }
 
@@ -832,19 +881,24 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
     // S is every warp's copy for the next region. With ordered warps, each warp hands the block to
     // the next one here, and the next region starts again from warp 0.
     pass_turn(t);
+    announce_arrival(t);
     const uint32_t exited = __syncthreads_count(t.at_exit);
     const bool all_exited = exited == block_threads();
     block_merge_ordered(layout_buffers(t));
     if (ctx.warp_copies) block_merge_warp_globals(t);
-    if (thread_rank() == 0) bs.turn = 0;
+    if (thread_rank() == 0) {
+      bs.turn = 0;
+      bs.arrived = 0;  // every warp is past its waits: they are all here
+    }
     t.bar_true = __syncthreads_count(!t.at_exit && t.bar_pred);
     t.bar_live = block_threads() - exited;
     t.open = site;
+    t.stores_in_turn = false;
     if (!all_exited) {
       wait_turn(t);
       return kContinue;
     }
-    release_slot(ctx, bs);
+    leave_deterministic(t);
     return kDone;
   }
   // The region as the report names it: opened and closed at a running thread's sites if any.

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Deterministic mode on the program's memory for write-only launches (inputs/write_only_in_place.cu):
+# tile_scan and last_warp run in place (their blocks' footprints are disjoint), shared_cell's overlap
+# and it runs again on block copies. Three deterministic runs: tile_scan prints the native line, the
+# highest warp's store lands last (last_warp: 7), block 6 is the highest block that changed out[0]
+# (shared_cell: out[0] 6, the start state restored before the block copies were made), and every run
+# prints the same.
+# Usage: write_only_in_place.sh <native> <checked>. Exits 77 without a GPU.
+source "$(dirname "$0")/input_test_start.sh"
+fail=0
+grep -q "^tile_scan: PASS" "$work/native.out" || { echo "native run failed its self-check"; cat "$work/native.out"; fail=1; }
+echo "native:"; cat "$work/native.out"
+for i in 1 2 3; do
+  LDCC_MODE=deterministic LDCC_VERBOSE=1 "$checked" > "$work/det.$i" 2> "$work/det.err" || { echo "run $i failed"; fail=1; }
+  grep -qx "ldcc: deterministic: 3 launches in unit order" "$work/det.err" || { echo "run $i:"; cat "$work/det.err"; fail=1; }
+  grep -q "warning" "$work/det.err" && { echo "ldcc warned"; cat "$work/det.err"; fail=1; }
+  paths="$(grep "on the program's memory" "$work/det.err")"
+  [ "$paths" = "ldcc: tile_scan: deterministic on the program's memory (write-only targets): the blocks' footprints are disjoint
+ldcc: last_warp: deterministic on the program's memory (write-only targets): the blocks' footprints are disjoint
+ldcc: shared_cell: deterministic on the program's memory (write-only targets): two blocks' footprints overlap, again on block copies" ] ||
+    { echo "run $i took other paths:"; echo "$paths"; fail=1; }
+  [ "$(grep "^tile_scan:" "$work/det.$i")" = "$(grep "^tile_scan:" "$work/native.out")" ] || { echo "tile_scan differs from native"; fail=1; }
+  grep -qx "last_warp: 7" "$work/det.$i" || { echo "run $i: the highest warp's store did not land last"; fail=1; }
+  grep -q "^shared_cell: out\[0\] 6 " "$work/det.$i" || { echo "run $i: out[0] is not block 6's"; fail=1; }
+done
+cat "$work/det.1"
+[ "$(md5sum "$work"/det.[0-9] | cut -d" " -f1 | sort -u | wc -l)" -eq 1 ] || { echo "deterministic runs differ"; fail=1; }
+[ $fail -eq 0 ] && echo "write_only_in_place: tile_scan equals native, last_warp 7 and shared_cell 6 on every run, each on the expected path"
+exit $fail

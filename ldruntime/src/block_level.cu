@@ -237,6 +237,7 @@ struct RoundCosts {
   uint32_t samples = 0;  // launches measured (kMeasuredLaunches at most: timing costs a little)
   bool racy = false;    // level B found races: later launches check with one copy per block at once
   bool own_copies = false;  // level W could not use the hooks' footprints: a copy per block from then on
+  bool stores_overlap = false;  // its write-only probe found overlapping stores: no more probes
 };
 
 // Launches measured before the plan may take fewer copies (a first launch may pay one-time costs),
@@ -291,9 +292,12 @@ class RoundTimer {
 
 // One level B check with at most `copies_wanted` copies, within `budget` bytes (fewer copies if the
 // device gives less); `measured`, if non-null, receives round 0's costs.
+// `write_only_probe`: a launch whose targets are all write-only runs round 0 on copies it does not
+// replicate; if the blocks' store footprints overlap it stops there, with probe_failed set.
 BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalAllocation>& targets, dim3 grid,
                                LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch,
-                               const std::string& region, uint64_t budget, uint32_t copies_wanted, RoundCosts* measured);
+                               const std::string& region, uint64_t budget, uint32_t copies_wanted, RoundCosts* measured,
+                               bool write_only_probe = false);
 
 }  // namespace
 
@@ -321,6 +325,19 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
   uint32_t wanted = max_copies;
   if (costs.samples >= kSamplesBeforeChoosing && !costs.racy && !costs.own_copies && !own_copies && !desc.warp_turns)
     wanted = cheapest_copies(blocks, max_copies, costs.round_us, costs.copy_us);
+  // A write-only launch (no block reads what the launch writes) first runs once on two copies it does
+  // not replicate: when the hooks find the blocks' stores disjoint, no byte has two writers and no
+  // block can see another's, so that is the whole check; else the usual check follows.
+  if (all_write_only(targets) && !desc.atomics && !desc.warp_turns && blocks > 2 && !own_copies && !costs.own_copies &&
+      !costs.stores_overlap) {
+    BlockLevelOutcome probe = check_blocks(desc, targets, grid, ctx, stream, launch, region, budget, 2, nullptr, true);
+    if (!probe.probe_failed) {
+      probe.fewer_copies_by_cost = probe.copies < max_copies;
+      return probe;
+    }
+    std::lock_guard<std::mutex> lock(costs_mutex);
+    round_costs()[key].stores_overlap = true;
+  }
   RoundCosts now;
   BlockLevelOutcome outcome = check_blocks(desc, targets, grid, ctx, stream, launch, region, budget, wanted,
                                            costs.samples < kMeasuredLaunches ? &now : nullptr);
@@ -349,7 +366,8 @@ namespace {
 
 BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalAllocation>& targets, dim3 grid,
                                LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch,
-                               const std::string& region, uint64_t budget, uint32_t copies_wanted, RoundCosts* measured) {
+                               const std::string& region, uint64_t budget, uint32_t copies_wanted, RoundCosts* measured,
+                               bool write_only_probe) {
   BlockLevelOutcome outcome;
   const uint32_t blocks = grid.x * grid.y * grid.z;
   uint64_t per_copy = 0;
@@ -430,9 +448,12 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     if (!store_footprints->device()) store_footprints.reset();
   }
   uint64_t diff_footprint_bytes = 0;  // the copies' diff footprints, held until level W asks for them
-  const bool all_write_only =
-      std::all_of(targets.begin(), targets.end(), [](const GlobalAllocation& t) { return t.write_only; });
+  const bool write_only = all_write_only(targets);
   std::vector<unsigned long long> early_store_footprints;  // read after pass 1 to leave pass 2 out
+  if (write_only_probe && !(write_only && store_footprints && !desc.atomics)) {
+    outcome.probe_failed = true;
+    return outcome;
+  }
   bool no_reexecution = false;
   RoundTimer* timer = measured ? &RoundTimer::of_this_thread() : nullptr;
   for (uint32_t round = 0; round < plan->rounds(); ++round) {
@@ -442,8 +463,9 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     cudaMemsetAsync(ctx.counters + kGlobalAtomics, 0, sizeof(unsigned long long), stream);
     const bool timed = round == 0 && measured;
     const auto round_start = std::chrono::steady_clock::now();
+    // The write-only probe's blocks read nothing of their copies: not replicated (see run_block_level).
     if (timed) timer->mark(RoundTimer::kStart, stream);
-    for (size_t i = 0; i < targets.size(); ++i) kernels::replicate(buffers(i, copies + 1), stream);
+    for (size_t i = 0; i < targets.size() && !write_only_probe; ++i) kernels::replicate(buffers(i, copies + 1), stream);
     if (timed) timer->mark(RoundTimer::kReplicated, stream);
     PhaseProfile::end("replicate");
     ctx.store_bounds = round == 0 && store_footprints ? store_footprints->device() : nullptr;
@@ -458,18 +480,25 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     // cannot see one another's writes: a re-execution would store what pass 1 stored and the rw-check
     // would find nothing, so there is none; nor can two of them write one byte, so with copies shared
     // between blocks the later rounds would find nothing either. (Round 0 runs every block.)
-    if (round == 0 && !atomics && store_footprints && all_write_only) {
+    if (round == 0 && !atomics && store_footprints && write_only) {
       early_store_footprints = store_footprints->read(stream);
       no_reexecution = !early_store_footprints.empty() &&
                        !first_overlapping_target(early_store_footprints, targets.size(), blocks);
     }
     PhaseProfile::end("level B pass 1");
+    if (write_only_probe && !no_reexecution) {
+      outcome.probe_failed = true;
+      return outcome;
+    }
+    // Nothing to check on copies never replicated: no byte has two writers.
+    const bool checks = !write_only_probe;
     // One copy per block (so a single round, and copy k is block k): the pass-1 diff is each
     // block's write footprint, kept for level W.
     std::shared_ptr<BlockFootprints> footprints;
-    if (copies == blocks && !atomics) footprints = std::make_shared<BlockFootprints>(targets.size(), blocks, stream);
+    if (copies == blocks && !atomics && checks)
+      footprints = std::make_shared<BlockFootprints>(targets.size(), blocks, stream);
     if (timed) timer->mark(RoundTimer::kWwStart, stream);
-    for (size_t i = 0; i < targets.size(); ++i)
+    for (size_t i = 0; i < targets.size() && checks; ++i)
       kernels::ww_check_fused(buffers(i, copies + 1), log, stream, footprints ? footprints->of(i) : FootprintBounds{});
     if (timed) timer->mark(RoundTimer::kWwChecked, stream);
     if (footprints) {
@@ -600,9 +629,10 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
   if (parse_count(flags().verbose).value_or(0))
     std::fprintf(stderr, "ldcc: %s: level B over %zu global targets (%llu bytes per copy): %u blocks, %u copies, %u rounds%s\n",
                  desc.name, targets.size(), (unsigned long long)per_copy, blocks, copies, rounds_run,
-                 atomics          ? ", write-write only (global atomics)"
-                 : no_reexecution ? ", no re-execution (write-only targets, disjoint stores)"
-                                  : "");
+                 atomics            ? ", write-write only (global atomics)"
+                 : write_only_probe ? ", no re-execution (write-only targets, disjoint stores), copies not replicated"
+                 : no_reexecution   ? ", no re-execution (write-only targets, disjoint stores)"
+                                    : "");
   ctx.level = kLevelWarps;
   ctx.num_globals = 0;
   ctx.copy_of_block = nullptr;

@@ -32,6 +32,13 @@ struct GlobalAllocation {
   bool end_is_allocation = false;
 };
 
+// No thread of the launch reads any of them (GlobalAllocation::write_only, every one).
+inline bool all_write_only(const std::vector<GlobalAllocation>& targets) {
+  for (const GlobalAllocation& t : targets)
+    if (!t.write_only) return false;
+  return true;
+}
+
 // The device's view of allocation `a` with its copies.
 inline GlobalTarget global_target(const GlobalAllocation& a, uint8_t* copies, uint64_t stride, uint64_t span) {
   return GlobalTarget{a.base, a.bytes, copies, stride, span, uint32_t(!a.end_is_allocation)};
@@ -129,6 +136,7 @@ struct BlockLevelOutcome {
   std::function<std::vector<unsigned long long>()> read_footprints;
   std::vector<unsigned long long> store_footprints;
   bool fewer_copies_by_cost = false;    // fewer copies than memory allows, by run_block_level's choice
+  bool probe_failed = false;  // check_blocks' write-only probe found overlapping stores and stopped
 };
 
 // Runs level B: `launch` starts the clone once with `ctx` (which this function fills with the level,

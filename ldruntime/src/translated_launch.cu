@@ -294,10 +294,9 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
   // A write-only launch first on the program's own memory (deterministic.h: where two blocks' stores
   // overlap it is undone and goes on below).
   const bool several_units = grid.x * grid.y * grid.z > 1 || warps > 1;
-  const bool write_only = std::all_of(globals.begin(), globals.end(), [](const GlobalAllocation& g) { return g.write_only; });
   bool ran = false;
   uint64_t in_place_bytes = 0;
-  if (!globals.empty() && several_units && write_only && !desc.warp_turns && !desc.atomics) {
+  if (!globals.empty() && several_units && all_write_only(globals) && !desc.warp_turns && !desc.atomics) {
     const InPlaceOutcome o = run_write_only_in_place(globals, grid, warps, ctx, stream, start);
     err = o.error;
     ran = o.ran || err != cudaSuccess;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Level B without re-execution for write-only targets (inputs/write_only_outputs.cu): scatter and
-# next_input (its input starts where its output ends) run once per block and their outputs equal
-# native; same_value (footprints overlap), shift (a read pointer into the written allocation) and
-# tail_reads (one just past its end) are re-executed, and their races reported.
+# next_input (its input starts where its output ends) run once per block, on two copies level B does
+# not replicate (their blocks read none of the memory they write), and their outputs equal native;
+# same_value (footprints overlap), shift (a read pointer into the written allocation) and tail_reads
+# (one just past its end) are re-executed, and their races reported.
 # Usage: write_only_outputs.sh <native> <checked>. Exits 77 without a GPU.
 source "$(dirname "$0")/input_test_start.sh"
 LDCC_VERBOSE=1 LDCC_REPORT="$work/report.json" "$checked" > "$work/check.out" 2> "$work/check.err"
@@ -17,9 +18,11 @@ cmp -s "$work/native.out" "$work/det.out" || { echo "deterministic output differ
 # (fill_range's begin is used in arithmetic, not only stored through).
 plans="$(grep "level B over" "$work/check.err")"
 echo "$plans"
-[ "$(echo "$plans" | grep -c "no re-execution")" -eq 2 ] && echo "$plans" | grep -q "^ldcc: scatter: .*no re-execution" &&
-  echo "$plans" | grep -q "^ldcc: next_input: .*no re-execution" ||
-  { echo "expected exactly scatter's and next_input's level B without re-execution"; fail=1; }
+# Both on two copies never replicated (the write-only probe: their blocks read nothing of them).
+[ "$(echo "$plans" | grep -c "no re-execution")" -eq 2 ] &&
+  echo "$plans" | grep -q "^ldcc: scatter: .*2 copies, 1 rounds, no re-execution (.*), copies not replicated$" &&
+  echo "$plans" | grep -q "^ldcc: next_input: .*2 copies, 1 rounds, no re-execution (.*), copies not replicated$" ||
+  { echo "expected exactly scatter's and next_input's level B without re-execution, on copies not replicated"; fail=1; }
 # same_value: block 0's store of the value out[5] held, re-executed over block 7's. shift: every
 # element blocks 1 .. 7 write, read by the next block (block b writes dst[32 b .. 32 b + 31]).
 reads="(blocks do not synchronize within a launch)"

@@ -305,8 +305,7 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
                                   LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch,
                                   const std::string& region, bool own_copies) {
   const uint32_t blocks = grid.x * grid.y * grid.z;
-  uint64_t per_copy = 0;
-  for (const GlobalAllocation& t : targets) per_copy += padded_copy_bytes(t.bytes);
+  const uint64_t per_copy = copy_bytes(targets);
   int device = 0;
   cudaGetDevice(&device);
   const CostKey key(&desc, blocks, per_copy, device);
@@ -370,8 +369,7 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
                                bool write_only_probe) {
   BlockLevelOutcome outcome;
   const uint32_t blocks = grid.x * grid.y * grid.z;
-  uint64_t per_copy = 0;
-  for (const GlobalAllocation& t : targets) per_copy += padded_copy_bytes(t.bytes);
+  const uint64_t per_copy = copy_bytes(targets);
   const uint64_t capacity = std::max<uint64_t>(parse_count(flags().log_capacity).value_or(65536), 1);
 
   // The largest plan (up to copies_wanted) whose buffers the device gives: M copies + the atomics'
@@ -490,15 +488,14 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
       outcome.probe_failed = true;
       return outcome;
     }
-    // Nothing to check on copies never replicated: no byte has two writers.
-    const bool checks = !write_only_probe;
+    // The probe goes on only with disjoint stores: nothing to check on its copies, never replicated.
     // One copy per block (so a single round, and copy k is block k): the pass-1 diff is each
     // block's write footprint, kept for level W.
     std::shared_ptr<BlockFootprints> footprints;
-    if (copies == blocks && !atomics && checks)
+    if (copies == blocks && !atomics && !write_only_probe)
       footprints = std::make_shared<BlockFootprints>(targets.size(), blocks, stream);
     if (timed) timer->mark(RoundTimer::kWwStart, stream);
-    for (size_t i = 0; i < targets.size() && checks; ++i)
+    for (size_t i = 0; i < targets.size() && !write_only_probe; ++i)
       kernels::ww_check_fused(buffers(i, copies + 1), log, stream, footprints ? footprints->of(i) : FootprintBounds{});
     if (timed) timer->mark(RoundTimer::kWwChecked, stream);
     if (footprints) {

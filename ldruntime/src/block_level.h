@@ -39,6 +39,13 @@ inline bool all_write_only(const std::vector<GlobalAllocation>& targets) {
   return true;
 }
 
+// One copy of every target, each padded as the checking kernels need (padded_copy_bytes).
+inline uint64_t copy_bytes(const std::vector<GlobalAllocation>& targets) {
+  uint64_t bytes = 0;
+  for (const GlobalAllocation& t : targets) bytes += padded_copy_bytes(t.bytes);
+  return bytes;
+}
+
 // The device's view of allocation `a` with its copies.
 inline GlobalTarget global_target(const GlobalAllocation& a, uint8_t* copies, uint64_t stride, uint64_t span) {
   return GlobalTarget{a.base, a.bytes, copies, stride, span, uint32_t(!a.end_is_allocation)};

@@ -30,22 +30,25 @@ InPlaceOutcome run_write_only_in_place(const std::vector<GlobalAllocation>& targ
                                        LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch) {
   InPlaceOutcome outcome;
   const uint32_t blocks = grid.x * grid.y * grid.z;
-  uint64_t saved_bytes = 0;
-  for (const GlobalAllocation& t : targets) saved_bytes += padded_copy_bytes(t.bytes);
-  DeviceBuffer saved = DeviceBuffer::allocate(saved_bytes, stream);
+  DeviceBuffer saved = DeviceBuffer::allocate(copy_bytes(targets), stream);
   BlockFootprints footprints(targets.size(), blocks, stream);
   if (!saved || !footprints.device()) {
     cudaGetLastError();
     return outcome;  // no room: block copies
   }
   outcome.extra_device_bytes = saved.bytes() + footprints.bytes();
-  uint64_t offset = 0;
-  for (size_t i = 0; i < targets.size(); ++i) {
-    cudaMemcpyAsync(saved.get() + offset, targets[i].base, targets[i].bytes, cudaMemcpyDeviceToDevice, stream);
-    // The program's memory is "copy 0": pointers into it stay where they are.
+  // The targets into `saved` (back to back, padded), or back from it.
+  const auto copy_saved = [&](bool restore) {
+    uint8_t* at = saved.get();
+    for (const GlobalAllocation& t : targets) {
+      cudaMemcpyAsync(restore ? t.base : at, restore ? at : t.base, t.bytes, cudaMemcpyDeviceToDevice, stream);
+      at += padded_copy_bytes(t.bytes);
+    }
+  };
+  copy_saved(false);
+  // The program's memory is "copy 0": pointers into it stay where they are.
+  for (size_t i = 0; i < targets.size(); ++i)
     ctx.globals[i] = global_target(targets[i], targets[i].base, padded_copy_bytes(targets[i].bytes), targets[i].bytes);
-    offset += padded_copy_bytes(targets[i].bytes);
-  }
   PhaseProfile::end("saving write-only targets");
   ctx.num_globals = uint32_t(targets.size());
   ctx.warp_copies = 0;
@@ -67,13 +70,7 @@ InPlaceOutcome run_write_only_in_place(const std::vector<GlobalAllocation>& targ
     outcome.ran = true;
   }
   outcome.overlapped = !outcome.ran;
-  if (!outcome.ran) {
-    offset = 0;
-    for (size_t i = 0; i < targets.size(); ++i) {
-      cudaMemcpyAsync(targets[i].base, saved.get() + offset, targets[i].bytes, cudaMemcpyDeviceToDevice, stream);
-      offset += padded_copy_bytes(targets[i].bytes);
-    }
-  }
+  if (!outcome.ran) copy_saved(true);
   PhaseProfile::end("footprints of write-only targets");
   return outcome;
 }
@@ -83,8 +80,7 @@ OrderedBlocksOutcome run_ordered_blocks(const std::vector<GlobalAllocation>& tar
                                         const std::function<cudaError_t()>& launch) {
   OrderedBlocksOutcome outcome;
   const uint32_t blocks = grid.x * grid.y * grid.z;
-  uint64_t per_copy = 0;
-  for (const GlobalAllocation& t : targets) per_copy += padded_copy_bytes(t.bytes);
+  const uint64_t per_copy = copy_bytes(targets);
 
   // Copies per block: its own, and one per warp when the warps get theirs (a fixed choice, so the
   // result of a racy launch does not depend on free memory unless not even one block's fit).

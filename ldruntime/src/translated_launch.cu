@@ -161,8 +161,7 @@ class WarpGlobals {
   std::string setup(const std::vector<GlobalAllocation>& globals, const std::vector<unsigned long long>& footprints,
                     uint32_t warps, LaunchCtx& ctx, cudaStream_t stream) {
     const size_t n = globals.size();
-    uint64_t per_copy = 0;
-    for (const GlobalAllocation& g : globals) per_copy += padded_copy_bytes(g.bytes);
+    const uint64_t per_copy = copy_bytes(globals);
     const uint64_t needed = uint64_t(warps + 1) * per_copy;
     if (needed > DeviceBuffer::memory_budget()) return std::to_string(needed) + " bytes of copies exceed the memory budget";
     arena_ = DeviceBuffer::allocate(needed, stream);

@@ -13,10 +13,20 @@ namespace ldcc::rt {
 namespace {
 
 std::mutex totals_mutex;
+
+// A CSV field: a template's name has commas.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"") == std::string::npos) return s;
+  std::string quoted = "\"";
+  for (char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
 thread_local PhaseProfile* current = nullptr;
 
 struct Totals {
-  std::map<std::string, std::pair<double, uint64_t>> phases;  // insertion order is not kept: by name
+  using Sums = std::map<std::string, std::pair<double, uint64_t>>;  // (us, count) by name
+  Sums phases;
+  std::map<std::string, Sums> by_kernel;
   Totals() {
     std::atexit([] { instance().write(); });
   }
@@ -27,9 +37,17 @@ struct Totals {
   void write() {
     std::lock_guard<std::mutex> lock(totals_mutex);
     if (phases.empty()) return;
-    if (FILE* f = std::fopen(flags().profile_path.c_str(), "w")) {
+    const std::string path = flags().profile_path;
+    if (FILE* f = std::fopen(path.c_str(), "w")) {
       std::fprintf(f, "phase,us,count\n");
       for (const auto& [name, v] : phases) std::fprintf(f, "%s,%.1f,%llu\n", name.c_str(), v.first, (unsigned long long)v.second);
+      std::fclose(f);
+    }
+    if (FILE* f = std::fopen((path + ".kernels").c_str(), "w")) {
+      std::fprintf(f, "kernel,phase,us,count\n");
+      for (const auto& [kernel, sums] : by_kernel)
+        for (const auto& [name, v] : sums)
+          std::fprintf(f, "%s,%s,%.1f,%llu\n", csv_field(kernel).c_str(), name.c_str(), v.first, (unsigned long long)v.second);
       std::fclose(f);
     }
   }
@@ -37,7 +55,7 @@ struct Totals {
 
 }  // namespace
 
-PhaseProfile::PhaseProfile(cudaStream_t stream) : stream_(stream), outer_(current) {
+PhaseProfile::PhaseProfile(cudaStream_t stream, const char* kernel) : stream_(stream), kernel_(kernel), outer_(current) {
   if (flags().profile_path.empty()) return;
   cudaStreamSynchronize(stream_);
   last_ = std::chrono::steady_clock::now();
@@ -65,9 +83,10 @@ void PhaseProfile::end_split(const char* first, const char* second, double fract
   std::lock_guard<std::mutex> lock(totals_mutex);
   for (auto [phase, share] : {std::make_pair(first, fraction), std::make_pair(second, 1.0 - fraction)}) {
     if (phase == nullptr) continue;
-    auto& v = t.phases[phase];
-    v.first += us * share;
-    ++v.second;
+    for (auto* sums : {&t.phases[phase], &t.by_kernel[p->kernel_][phase]}) {
+      sums->first += us * share;
+      ++sums->second;
+    }
   }
 }
 

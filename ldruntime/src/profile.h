@@ -2,7 +2,8 @@
 // launch creates one PhaseProfile; the code marks the end of each phase with PhaseProfile::end,
 // which drains the launch's stream, so profiled runs are slower than plain ones. At exit every
 // phase's total and count over the process go to the file as CSV: phase,microseconds,count (rewritten
-// after every launch, so a run stopped early leaves the totals of the launches it finished).
+// after every launch, so a run stopped early leaves the totals of the launches it finished). Next to
+// it, `<file>.kernels` splits the same totals by kernel: kernel,phase,microseconds,count.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -12,7 +13,8 @@ namespace ldcc::rt {
 
 class PhaseProfile {
  public:
-  explicit PhaseProfile(cudaStream_t stream);  // the launch's first phase starts now
+  // The launch of `kernel` (a name that outlives the profile); its first phase starts now.
+  PhaseProfile(cudaStream_t stream, const char* kernel);
   ~PhaseProfile();
   PhaseProfile(const PhaseProfile&) = delete;
   PhaseProfile& operator=(const PhaseProfile&) = delete;
@@ -23,6 +25,7 @@ class PhaseProfile {
 
  private:
   cudaStream_t stream_;
+  const char* kernel_;
   std::chrono::steady_clock::time_point last_;
   PhaseProfile* outer_;
 };

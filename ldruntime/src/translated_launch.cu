@@ -434,7 +434,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   const Mode mode = mode_for(desc);
   LaunchTimer timer(desc, mode, stream);
   if (mode == Mode::Off) return run_original(original, grid, block, shared_bytes, stream, args);
-  PhaseProfile profile(stream);
+  PhaseProfile profile(stream, desc.name);
   const std::string kernel = desc.name;
   auto unchecked = [&](const std::string& why) {
     warn_once("kernel '" + kernel + (mode == Mode::Deterministic ? "' runs natively, its determinism is not guaranteed: "

@@ -4,7 +4,7 @@
 # and it runs again on block copies. Three deterministic runs: tile_scan prints the native line, the
 # highest warp's store lands last (last_warp: 7), block 6 is the highest block that changed out[0]
 # (shared_cell: out[0] 6, the start state restored before the block copies were made), and every run
-# prints the same.
+# prints the same. LDCC_PROFILE splits its phases by kernel.
 # Usage: write_only_in_place.sh <native> <checked>. Exits 77 without a GPU.
 source "$(dirname "$0")/input_test_start.sh"
 fail=0
@@ -24,6 +24,23 @@ ldcc: shared_cell: deterministic on the program's memory (write-only targets): t
   grep -q "^shared_cell: out\[0\] 6 " "$work/det.$i" || { echo "run $i: out[0] is not block 6's"; fail=1; }
 done
 cat "$work/det.1"
+# LDCC_PROFILE's split by kernel: only shared_cell ran on block copies (its ordered merge), and each
+# phase's counts over the kernels add up to the total's.
+LDCC_MODE=deterministic LDCC_PROFILE="$work/profile.csv" "$checked" > /dev/null 2>&1 || { echo "profiled run failed"; fail=1; }
+python3 - "$work/profile.csv" <<'PY' || fail=1
+import csv, sys
+totals = {r["phase"]: int(r["count"]) for r in csv.DictReader(open(sys.argv[1]))}
+rows = list(csv.DictReader(open(sys.argv[1] + ".kernels")))
+phases = {}
+for r in rows:
+    phases.setdefault(r["kernel"], set()).add(r["phase"])
+    totals[r["phase"]] -= int(r["count"])
+print("profile by kernel:", {k: sorted(v) for k, v in sorted(phases.items())})
+ok = sorted(phases) == ["last_warp", "shared_cell", "tile_scan"] and all(c == 0 for c in totals.values())
+ok = ok and "ordered merge" in phases["shared_cell"] and "ordered merge" not in phases["tile_scan"]
+ok = ok and all("footprints of write-only targets" in phases[k] for k in phases)
+sys.exit(0 if ok else 1)
+PY
 [ "$(md5sum "$work"/det.[0-9] | cut -d" " -f1 | sort -u | wc -l)" -eq 1 ] || { echo "deterministic runs differ"; fail=1; }
-[ $fail -eq 0 ] && echo "write_only_in_place: tile_scan equals native, last_warp 7 and shared_cell 6 on every run, each on the expected path"
+[ $fail -eq 0 ] && echo "write_only_in_place: tile_scan equals native, last_warp 7 and shared_cell 6 on every run, each on the expected path, profiled by kernel"
 exit $fail

@@ -65,8 +65,12 @@ std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, vo
                                                       std::vector<std::string>& problems) {
   std::vector<GlobalAllocation> out;
   const GetAddressRange range = address_range_function();
-  // A pointer parameter the kernel only stores through (the translator marks no other kind).
+  // A pointer parameter the kernel only stores through, or updates in place (the translator marks no
+  // other kind).
   const auto write_only = [](const GlobalDesc& g) { return g.write_only && g.param >= 0 && g.offset == 0; };
+  const auto reads_own_stores = [](const GlobalDesc& g) {
+    return (g.write_only || g.updated_in_place) && g.param >= 0 && g.offset == 0;
+  };
   for (unsigned i = 0; i < desc.num_globals; ++i) {
     const GlobalDesc& g = desc.globals[i];
     uint8_t* pointer = nullptr;
@@ -90,6 +94,7 @@ std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, vo
     auto same = std::find_if(out.begin(), out.end(), [&](const GlobalAllocation& a) { return a.base == b; });
     if (same != out.end()) {  // two pointers into one allocation: one target, named by the first
       same->write_only = same->write_only && write_only(g);
+      same->reads_own_stores = same->reads_own_stores && reads_own_stores(g);
       continue;
     }
     GlobalAllocation a;
@@ -99,6 +104,7 @@ std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, vo
     a.name_offset = uint64_t(pointer - b);
     a.element_size = std::max<uint64_t>(element_size, 1);
     a.write_only = write_only(g);
+    a.reads_own_stores = reads_own_stores(g);
     CUdeviceptr next = 0;
     size_t next_bytes = 0;
     a.end_is_allocation = range(&next, &next_bytes, base + bytes) == CUDA_SUCCESS &&
@@ -107,17 +113,23 @@ std::vector<GlobalAllocation> find_global_allocations(const KernelDesc& desc, vo
   }
   // A pointer argument the kernel may read through (any but a write-only one) into a written
   // allocation, or just past its end (a loop reading backwards from there) unless another allocation
-  // starts there: that allocation is read.
+  // starts there: that allocation is read (by threads that may not store there, unless the pointer
+  // is only updated in place).
   for (unsigned i = 0; i < num_params; ++i) {
     if (!pointee_sizes[i]) continue;
-    const bool write_only_param = std::any_of(desc.globals, desc.globals + desc.num_globals,
-                                              [&](const GlobalDesc& g) { return write_only(g) && g.param == int(i); });
-    if (write_only_param) continue;
+    const auto is_param = [&](const auto& kind) {
+      return std::any_of(desc.globals, desc.globals + desc.num_globals,
+                         [&](const GlobalDesc& g) { return kind(g) && g.param == int(i); });
+    };
+    if (is_param(write_only)) continue;
+    const bool own_stores_param = is_param(reads_own_stores);
     uint8_t* pointer = nullptr;
     std::memcpy(&pointer, args[1 + i], sizeof pointer);
     for (GlobalAllocation& a : out)
-      if (pointer >= a.base && (pointer < a.base + a.bytes || (pointer == a.base + a.bytes && !a.end_is_allocation)))
+      if (pointer >= a.base && (pointer < a.base + a.bytes || (pointer == a.base + a.bytes && !a.end_is_allocation))) {
         a.write_only = false;
+        a.reads_own_stores = a.reads_own_stores && own_stores_param;
+      }
   }
   return out;
 }
@@ -237,7 +249,7 @@ struct RoundCosts {
   uint32_t samples = 0;  // launches measured (kMeasuredLaunches at most: timing costs a little)
   bool racy = false;    // level B found races: later launches check with one copy per block at once
   bool own_copies = false;  // level W could not use the hooks' footprints: a copy per block from then on
-  bool stores_overlap = false;  // its write-only probe found overlapping stores: no more probes
+  bool stores_overlap = false;  // its probe (all_read_own_stores) found overlapping stores: no more probes
 };
 
 // Launches measured before the plan may take fewer copies (a first launch may pay one-time costs),
@@ -292,12 +304,13 @@ class RoundTimer {
 
 // One level B check with at most `copies_wanted` copies, within `budget` bytes (fewer copies if the
 // device gives less); `measured`, if non-null, receives round 0's costs.
-// `write_only_probe`: a launch whose targets are all write-only runs round 0 on copies it does not
-// replicate; if the blocks' store footprints overlap it stops there, with probe_failed set.
+// `disjoint_probe`: a launch whose threads read only bytes they store (all_read_own_stores) runs
+// round 0 on two copies, not replicated when its targets are all write-only; if the blocks' store
+// footprints overlap it stops there, with probe_failed set.
 BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalAllocation>& targets, dim3 grid,
                                LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch,
                                const std::string& region, uint64_t budget, uint32_t copies_wanted, RoundCosts* measured,
-                               bool write_only_probe = false);
+                               bool disjoint_probe = false);
 
 }  // namespace
 
@@ -324,10 +337,11 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
   uint32_t wanted = max_copies;
   if (costs.samples >= kSamplesBeforeChoosing && !costs.racy && !costs.own_copies && !own_copies && !desc.warp_turns)
     wanted = cheapest_copies(blocks, max_copies, costs.round_us, costs.copy_us);
-  // A write-only launch (no block reads what the launch writes) first runs once on two copies it does
-  // not replicate: when the hooks find the blocks' stores disjoint, no byte has two writers and no
-  // block can see another's, so that is the whole check; else the usual check follows.
-  if (all_write_only(targets) && !desc.atomics && !desc.warp_turns && blocks > 2 && !own_copies && !costs.own_copies &&
+  // A launch whose threads read only bytes they store themselves (write-only targets, or updated in
+  // place) first runs once on two copies (not replicated when nothing of them is read): when the
+  // hooks find the blocks' stores disjoint, no byte has two writers and no block can see another's,
+  // so that is the whole check; else the usual check follows.
+  if (all_read_own_stores(targets) && !desc.atomics && !desc.warp_turns && blocks > 2 && !own_copies && !costs.own_copies &&
       !costs.stores_overlap) {
     BlockLevelOutcome probe = check_blocks(desc, targets, grid, ctx, stream, launch, region, budget, 2, nullptr, true);
     if (!probe.probe_failed) {
@@ -366,7 +380,7 @@ namespace {
 BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalAllocation>& targets, dim3 grid,
                                LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch,
                                const std::string& region, uint64_t budget, uint32_t copies_wanted, RoundCosts* measured,
-                               bool write_only_probe) {
+                               bool disjoint_probe) {
   BlockLevelOutcome outcome;
   const uint32_t blocks = grid.x * grid.y * grid.z;
   const uint64_t per_copy = copy_bytes(targets);
@@ -446,9 +460,9 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     if (!store_footprints->device()) store_footprints.reset();
   }
   uint64_t diff_footprint_bytes = 0;  // the copies' diff footprints, held until level W asks for them
-  const bool write_only = all_write_only(targets);
+  const bool write_only = all_write_only(targets), own_reads = all_read_own_stores(targets);
   std::vector<unsigned long long> early_store_footprints;  // read after pass 1 to leave pass 2 out
-  if (write_only_probe && !(write_only && store_footprints && !desc.atomics)) {
+  if (disjoint_probe && !(own_reads && store_footprints && !desc.atomics)) {
     outcome.probe_failed = true;
     return outcome;
   }
@@ -461,9 +475,11 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     cudaMemsetAsync(ctx.counters + kGlobalAtomics, 0, sizeof(unsigned long long), stream);
     const bool timed = round == 0 && measured;
     const auto round_start = std::chrono::steady_clock::now();
-    // The write-only probe's blocks read nothing of their copies: not replicated (see run_block_level).
+    // The probe's blocks of a write-only launch read nothing of their copies: not replicated (see
+    // run_block_level).
     if (timed) timer->mark(RoundTimer::kStart, stream);
-    for (size_t i = 0; i < targets.size() && !write_only_probe; ++i) kernels::replicate(buffers(i, copies + 1), stream);
+    for (size_t i = 0; i < targets.size() && !(disjoint_probe && write_only); ++i)
+      kernels::replicate(buffers(i, copies + 1), stream);
     if (timed) timer->mark(RoundTimer::kReplicated, stream);
     PhaseProfile::end("replicate");
     ctx.store_bounds = round == 0 && store_footprints ? store_footprints->device() : nullptr;
@@ -474,28 +490,30 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     cudaMemcpyAsync(&atomic_flag, ctx.counters + kGlobalAtomics, sizeof atomic_flag, cudaMemcpyDeviceToHost, stream);
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return failed(e, "pass 1");
     atomics = atomics || atomic_flag != 0;
-    // Blocks that read none of the memory they write, each storing only where no other block stores,
-    // cannot see one another's writes: a re-execution would store what pass 1 stored and the rw-check
-    // would find nothing, so there is none; nor can two of them write one byte, so with copies shared
-    // between blocks the later rounds would find nothing either. (Round 0 runs every block.)
-    if (round == 0 && !atomics && store_footprints && write_only) {
+    // Blocks that read only bytes they store themselves, each storing only where no other block
+    // stores, cannot see one another's writes: a re-execution would store what pass 1 stored and the
+    // rw-check would find nothing, so there is none; nor can two of them write one byte, so with
+    // copies shared between blocks the later rounds would find nothing either. (Round 0 runs every
+    // block.)
+    if (round == 0 && !atomics && store_footprints && own_reads) {
       early_store_footprints = store_footprints->read(stream);
       no_reexecution = !early_store_footprints.empty() &&
                        !first_overlapping_target(early_store_footprints, targets.size(), blocks);
     }
     PhaseProfile::end("level B pass 1");
-    if (write_only_probe && !no_reexecution) {
+    if (disjoint_probe && !no_reexecution) {
       outcome.probe_failed = true;
       return outcome;
     }
-    // The probe goes on only with disjoint stores: nothing to check on its copies, never replicated.
+    // The probe goes on only with disjoint stores: nothing to check on its copies (no byte has two
+    // writers).
     // One copy per block (so a single round, and copy k is block k): the pass-1 diff is each
     // block's write footprint, kept for level W.
     std::shared_ptr<BlockFootprints> footprints;
-    if (copies == blocks && !atomics && !write_only_probe)
+    if (copies == blocks && !atomics && !disjoint_probe)
       footprints = std::make_shared<BlockFootprints>(targets.size(), blocks, stream);
     if (timed) timer->mark(RoundTimer::kWwStart, stream);
-    for (size_t i = 0; i < targets.size() && !write_only_probe; ++i)
+    for (size_t i = 0; i < targets.size() && !disjoint_probe; ++i)
       kernels::ww_check_fused(buffers(i, copies + 1), log, stream, footprints ? footprints->of(i) : FootprintBounds{});
     if (timed) timer->mark(RoundTimer::kWwChecked, stream);
     if (footprints) {
@@ -627,8 +645,10 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     std::fprintf(stderr, "ldcc: %s: level B over %zu global targets (%llu bytes per copy): %u blocks, %u copies, %u rounds%s\n",
                  desc.name, targets.size(), (unsigned long long)per_copy, blocks, copies, rounds_run,
                  atomics            ? ", write-write only (global atomics)"
-                 : write_only_probe ? ", no re-execution (write-only targets, disjoint stores), copies not replicated"
-                 : no_reexecution   ? ", no re-execution (write-only targets, disjoint stores)"
+                 : disjoint_probe && write_only ? ", no re-execution (write-only targets, disjoint stores), copies not replicated"
+                 : disjoint_probe ? ", no re-execution (targets read only where stored, disjoint stores), on two copies"
+                 : no_reexecution   ? (write_only ? ", no re-execution (write-only targets, disjoint stores)"
+                                                  : ", no re-execution (targets read only where stored, disjoint stores)")
                                     : "");
   ctx.level = kLevelWarps;
   ctx.num_globals = 0;

@@ -27,6 +27,10 @@ struct GlobalAllocation {
   // No thread of the launch reads it: every written pointer into it is GlobalDesc::write_only and no
   // other pointer argument points into it.
   bool write_only = false;
+  // No thread of the launch reads a byte of it that the thread does not store itself: every written
+  // pointer into it is GlobalDesc::write_only or ::updated_in_place and no other pointer argument
+  // points into it. (write_only implies it.)
+  bool reads_own_stores = false;
   // Another allocation of the program starts where it ends (cudaMalloc packs allocations): a pointer
   // to its end is taken for that allocation's, not for an end pointer of this one.
   bool end_is_allocation = false;
@@ -36,6 +40,15 @@ struct GlobalAllocation {
 inline bool all_write_only(const std::vector<GlobalAllocation>& targets) {
   for (const GlobalAllocation& t : targets)
     if (!t.write_only) return false;
+  return true;
+}
+
+// No thread of the launch reads a byte of them that it does not store itself
+// (GlobalAllocation::reads_own_stores, every one): blocks whose stores are disjoint see none of one
+// another's writes.
+inline bool all_read_own_stores(const std::vector<GlobalAllocation>& targets) {
+  for (const GlobalAllocation& t : targets)
+    if (!t.reads_own_stores) return false;
   return true;
 }
 

@@ -26,8 +26,8 @@ uint64_t warp_copies_cap() {
 
 }  // namespace
 
-InPlaceOutcome run_write_only_in_place(const std::vector<GlobalAllocation>& targets, dim3 grid, uint32_t warps,
-                                       LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch) {
+InPlaceOutcome run_in_place(const std::vector<GlobalAllocation>& targets, dim3 grid, uint32_t warps, LaunchCtx& ctx,
+                            cudaStream_t stream, const std::function<cudaError_t()>& launch) {
   InPlaceOutcome outcome;
   const uint32_t blocks = grid.x * grid.y * grid.z;
   DeviceBuffer saved = DeviceBuffer::allocate(copy_bytes(targets), stream);
@@ -49,7 +49,7 @@ InPlaceOutcome run_write_only_in_place(const std::vector<GlobalAllocation>& targ
   // The program's memory is "copy 0": pointers into it stay where they are.
   for (size_t i = 0; i < targets.size(); ++i)
     ctx.globals[i] = global_target(targets[i], targets[i].base, padded_copy_bytes(targets[i].bytes), targets[i].bytes);
-  PhaseProfile::end("saving write-only targets");
+  PhaseProfile::end("saving in-place targets");
   ctx.num_globals = uint32_t(targets.size());
   ctx.warp_copies = 0;
   ctx.ordered_warps = 0;
@@ -71,7 +71,7 @@ InPlaceOutcome run_write_only_in_place(const std::vector<GlobalAllocation>& targ
   }
   outcome.overlapped = !outcome.ran;
   if (!outcome.ran) copy_saved(true);
-  PhaseProfile::end("footprints of write-only targets");
+  PhaseProfile::end("footprints of in-place targets");
   return outcome;
 }
 

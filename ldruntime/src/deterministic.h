@@ -22,24 +22,26 @@ struct OrderedBlocksOutcome {
   uint64_t extra_device_bytes = 0;
 };
 
-// Write-only launches (every global target GlobalAllocation::write_only: no thread reads memory the
-// launch writes) run on the program's own memory, with no copies: the blocks side by side, the warps
-// of a block side by side within each region, a thread's first store to a global target in a region
-// waiting until the block's lower warps have ended the region (LaunchCtx::store_order), so a byte
-// two warps of a block store in one region ends with the higher warp's value, as when the warps
-// take turns. The store hooks gather each block's footprint; when two blocks' footprints overlap, the
-// targets get back the bytes they had (saved before the launch) and `ran` is false: the launch then
-// goes to run_ordered_blocks, whose block order decides. Non-overlapping footprints leave nothing for
-// the block order to decide: no block reads a target, so none sees another's stores. `error`: a
-// launch that failed.
+// Launches whose threads read only bytes they store themselves (all_read_own_stores: write-only
+// targets, or ones updated in place, p[i] += v) run on the program's own memory, with no copies: the
+// blocks side by side, the warps of a block side by side within each region, a thread's first store
+// to a global target in a region waiting until the block's lower warps have ended the region
+// (LaunchCtx::store_order). An update's load comes after its store hook, so within a block the
+// stores and updates of a region land in warp order, as when the warps take turns. The store hooks
+// gather each block's footprint; when two blocks' footprints overlap, the targets get back the bytes
+// they had (saved before the launch) and `ran` is false: the launch then goes to run_ordered_blocks,
+// whose block order decides. Non-overlapping footprints leave nothing for the block order to decide:
+// a block reads only bytes it stores, which no other block stores, so none sees another's stores
+// (and which path a launch takes depends on its input alone: the first read of another block's
+// store would need overlapping footprints). `error`: a launch that failed.
 struct InPlaceOutcome {
   bool ran = false;
   bool overlapped = false;  // it ran, two blocks' footprints overlapped, and the targets are restored
   cudaError_t error = cudaSuccess;
   uint64_t extra_device_bytes = 0;
 };
-InPlaceOutcome run_write_only_in_place(const std::vector<GlobalAllocation>& targets, dim3 grid, uint32_t warps,
-                                       LaunchCtx& ctx, cudaStream_t stream, const std::function<cudaError_t()>& launch);
+InPlaceOutcome run_in_place(const std::vector<GlobalAllocation>& targets, dim3 grid, uint32_t warps, LaunchCtx& ctx,
+                            cudaStream_t stream, const std::function<cudaError_t()>& launch);
 
 // Runs the clone (through `launch`, with `ctx` filled in: deterministic level, the copies, the
 // batch's block table) over every block, then leaves the merged result in the targets.

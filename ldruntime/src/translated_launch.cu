@@ -290,18 +290,19 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
   result.rounds = 1;
   result.extra_device_bytes = launch_bytes;
   cudaError_t err = cudaSuccess;
-  // A write-only launch first on the program's own memory (deterministic.h: where two blocks' stores
-  // overlap it is undone and goes on below).
+  // A launch whose threads read only what they store first on the program's own memory
+  // (deterministic.h: where two blocks' stores overlap it is undone and goes on below).
   const bool several_units = grid.x * grid.y * grid.z > 1 || warps > 1;
   bool ran = false;
   uint64_t in_place_bytes = 0;
-  if (!globals.empty() && several_units && all_write_only(globals) && !desc.warp_turns && !desc.atomics) {
-    const InPlaceOutcome o = run_write_only_in_place(globals, grid, warps, ctx, stream, start);
+  if (!globals.empty() && several_units && all_read_own_stores(globals) && !desc.warp_turns && !desc.atomics) {
+    const InPlaceOutcome o = run_in_place(globals, grid, warps, ctx, stream, start);
     err = o.error;
     ran = o.ran || err != cudaSuccess;
     in_place_bytes = o.extra_device_bytes;
     if (parse_count(flags().verbose).value_or(0) && err == cudaSuccess)
-      std::fprintf(stderr, "ldcc: %s: deterministic on the program's memory (write-only targets): %s\n", desc.name,
+      std::fprintf(stderr, "ldcc: %s: deterministic on the program's memory (%s): %s\n", desc.name,
+                   all_write_only(globals) ? "write-only targets" : "targets read only where stored",
                    o.ran ? "the blocks' footprints are disjoint"
                    : o.overlapped ? "two blocks' footprints overlap, again on block copies"
                                   : "no room for its footprints, on block copies");

@@ -38,7 +38,7 @@ for r in rows:
 print("profile by kernel:", {k: sorted(v) for k, v in sorted(phases.items())})
 ok = sorted(phases) == ["last_warp", "shared_cell", "tile_scan"] and all(c == 0 for c in totals.values())
 ok = ok and "ordered merge" in phases["shared_cell"] and "ordered merge" not in phases["tile_scan"]
-ok = ok and all("footprints of write-only targets" in phases[k] for k in phases)
+ok = ok and all("footprints of in-place targets" in phases[k] for k in phases)
 sys.exit(0 if ok else 1)
 PY
 [ "$(md5sum "$work"/det.[0-9] | cut -d" " -f1 | sort -u | wc -l)" -eq 1 ] || { echo "deterministic runs differ"; fail=1; }

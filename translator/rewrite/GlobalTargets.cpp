@@ -277,8 +277,11 @@ KernelGlobals GlobalTargetAnalysis::of(const FunctionFacts &kernel) const {
       if (r.kind == Root::Param && r.param == p.param && r.fields == p.fields) p.written = true;
     if (unknown && !constPointee) p.written = true;
   }
-  const std::set<unsigned> writeOnly = writeOnlyParams(ctx_, tu_, fn);
-  for (KernelPointer &p : g.pointers) p.writeOnly = p.written && p.fields.empty() && writeOnly.count(p.param);
+  const StoredParams stored = storedParams(ctx_, tu_, fn);
+  for (KernelPointer &p : g.pointers) {
+    p.writeOnly = p.written && p.fields.empty() && stored.writeOnly.count(p.param);
+    p.updatedInPlace = p.written && p.fields.empty() && stored.updatedInPlace.count(p.param);
+  }
   // Written __device__ variables: written anywhere in the translation unit and used by this kernel
   // or a function it reaches through clones.
   std::set<const VarDecl *> written;

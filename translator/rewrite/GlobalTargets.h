@@ -24,7 +24,8 @@ struct KernelPointer {
   unsigned long long elementSize = 0;            // sizeof the pointee; 0: unknown
   bool assignable = true;                        // the clone can rebase it (nothing const on the way)
   bool written = false;
-  bool writeOnly = false;  // written, and only ever stored through (writeOnlyParams): a parameter itself
+  bool writeOnly = false;       // written, and only ever stored through (storedParams): a parameter itself
+  bool updatedInPlace = false;  // written, and only stored through or updated in place (storedParams)
 };
 
 struct KernelGlobals {

@@ -405,7 +405,7 @@ private:
       for (const KernelPointer &p : k.globals.pointers) {
         if (!p.written || p.offset < 0 || !p.assignable) continue;
         head << "{" << cString(p.access) << ", " << p.param << ", " << p.offset << "ull, " << p.elementSize << "ull, "
-             << (p.writeOnly ? "true" : "false") << "}, ";
+             << (p.writeOnly ? "true" : "false") << ", " << (p.updatedInPlace ? "true" : "false") << "}, ";
         ++numGlobals;
       }
       for (size_t i = 0; i < k.globals.deviceVars.size(); ++i) {
@@ -414,10 +414,10 @@ private:
         const unsigned long long size = element->isDependentType() || element->isIncompleteType()
                                             ? 0
                                             : ctx_.getTypeSizeInChars(element).getQuantity();
-        head << "{" << cString(v->getNameAsString()) << ", -1, " << i << "ull, " << size << "ull, false}, ";
+        head << "{" << cString(v->getNameAsString()) << ", -1, " << i << "ull, " << size << "ull, false, false}, ";
         ++numGlobals;
       }
-      head << "{nullptr, 0, 0ull, 0ull, false}};\n";
+      head << "{nullptr, 0, 0ull, 0ull, false, false}};\n";
       const frontend::SourcePos where = position(sm_, k.refusal.where);
       std::string turns = "nullptr";
       if (k.warpTurns.refused()) {

@@ -93,12 +93,18 @@ const Stmt *parentSkippingParens(const ParentMap &parents, const Stmt *s) {
 
 bool sameExpr(const Expr *a, const Stmt *b) { return a && a->IgnoreParenImpCasts() == b; }
 
-// Whether this use of a pointer parameter is the base of a plain assignment's left-hand side whose
-// value nothing reads.
-bool isStoreBase(const DeclRefExpr *use, const ParentMap &parents) {
+// How a pointer parameter's use accesses the memory it points to: only a store, a load of exactly the
+// bytes it then stores (an update in place), or anything else.
+enum class UseKind { kStore, kUpdate, kOther };
+
+// Whether this use of a pointer parameter is the base of an assignment's left-hand side whose value
+// nothing reads: a plain one (kStore), or a compound assignment, ++ or -- (kUpdate: it reads only the
+// bytes it stores).
+UseKind storeUse(const DeclRefExpr *use, const ParentMap &parents) {
+  constexpr UseKind kOther = UseKind::kOther;
   const Stmt *loaded = parentSkippingParens(parents, use);
   const auto *cast = dyn_cast_or_null<ImplicitCastExpr>(loaded);
-  if (!cast || cast->getCastKind() != CK_LValueToRValue) return false;
+  if (!cast || cast->getCastKind() != CK_LValueToRValue) return kOther;
   const Stmt *access = parentSkippingParens(parents, cast);
   const Stmt *lvalue = nullptr;
   if (const auto *subscript = dyn_cast_or_null<ArraySubscriptExpr>(access); subscript && sameExpr(subscript->getBase(), use))
@@ -108,7 +114,7 @@ bool isStoreBase(const DeclRefExpr *use, const ParentMap &parents) {
     lvalue = deref;
   else if (const auto *member = dyn_cast_or_null<MemberExpr>(access); member && member->isArrow() && sameExpr(member->getBase(), use))
     lvalue = member;
-  if (!lvalue) return false;
+  if (!lvalue) return kOther;
   // Fields and array members of the element: p[i].x = v, p[i].a[k] = v.
   for (const Stmt *up = parentSkippingParens(parents, lvalue); up; up = parentSkippingParens(parents, lvalue)) {
     if (const auto *member = dyn_cast<MemberExpr>(up); member && !member->isArrow() && sameExpr(member->getBase(), lvalue)) {
@@ -125,16 +131,21 @@ bool isStoreBase(const DeclRefExpr *use, const ParentMap &parents) {
     break;
   }
   const Stmt *assignment = parentSkippingParens(parents, lvalue);
+  UseKind kind = UseKind::kStore;
   if (const auto *op = dyn_cast_or_null<BinaryOperator>(assignment)) {
-    if (op->getOpcode() != BO_Assign || op->getLHS()->IgnoreParens() != lvalue) return false;
+    if (!op->isAssignmentOp() || op->getLHS()->IgnoreParens() != lvalue) return kOther;
+    if (op->isCompoundAssignmentOp()) kind = UseKind::kUpdate;
+  } else if (const auto *op = dyn_cast_or_null<UnaryOperator>(assignment)) {
+    if (!op->isIncrementDecrementOp() || op->getSubExpr()->IgnoreParens() != lvalue) return kOther;
+    kind = UseKind::kUpdate;
   } else if (const auto *call = dyn_cast_or_null<CXXOperatorCallExpr>(assignment)) {
     // The implicit assignment of a trivially copyable struct (float4, ...): a store of every byte.
     const auto *method = dyn_cast_or_null<CXXMethodDecl>(call->getCalleeDecl());
     if (call->getOperator() != OO_Equal || call->getNumArgs() != 2 || call->getArg(0)->IgnoreParens() != lvalue ||
         !method || !method->isTrivial())
-      return false;
+      return kOther;
   } else {
-    return false;
+    return kOther;
   }
   // The assignment's own value is not used (`a = p[i] = v` would read p[i]).
   const Stmt *context = parentSkippingParens(parents, assignment);
@@ -142,15 +153,15 @@ bool isStoreBase(const DeclRefExpr *use, const ParentMap &parents) {
     assignment = context;
     context = parentSkippingParens(parents, context);
   }
-  if (!context || !isa<Expr>(context)) return true;
+  if (!context || !isa<Expr>(context)) return kind;
   const auto *comma = dyn_cast<BinaryOperator>(context);
-  return comma && comma->getOpcode() == BO_Comma && comma->getLHS()->IgnoreParens() == assignment;
+  return comma && comma->getOpcode() == BO_Comma && comma->getLHS()->IgnoreParens() == assignment ? kind : kOther;
 }
 
 }  // namespace
 
-std::set<unsigned> writeOnlyParams(ASTContext &ctx, const TranslationUnitAnalysis &tu, const FunctionDecl *kernel) {
-  std::set<unsigned> out;
+StoredParams storedParams(ASTContext &ctx, const TranslationUnitAnalysis &tu, const FunctionDecl *kernel) {
+  StoredParams out;
   if (!kernel || !kernel->hasBody()) return out;
   for (const ParmVarDecl *p : kernel->parameters()) {
     const QualType type = p->getType();
@@ -170,9 +181,13 @@ std::set<unsigned> writeOnlyParams(ASTContext &ctx, const TranslationUnitAnalysi
     if (!type->isPointerType() || type->getPointeeType().isConstQualified()) continue;
     const auto found = uses.find(p);
     if (found == uses.end() || found->second.empty()) continue;  // never written: not a target anyway
-    bool storesOnly = true;
-    for (const DeclRefExpr *use : found->second) storesOnly = storesOnly && isStoreBase(use, parents);
-    if (storesOnly) out.insert(p->getFunctionScopeIndex());
+    bool storesOnly = true, updates = false;
+    for (const DeclRefExpr *use : found->second) {
+      const UseKind kind = storeUse(use, parents);
+      storesOnly = storesOnly && kind != UseKind::kOther;
+      updates = updates || kind == UseKind::kUpdate;
+    }
+    if (storesOnly) (updates ? out.updatedInPlace : out.writeOnly).insert(p->getFunctionScopeIndex());
   }
   return out;
 }

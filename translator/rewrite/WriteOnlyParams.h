@@ -1,6 +1,8 @@
-// Which pointer parameters a kernel only ever stores through: no thread of it can read what another
-// block wrote there, so level B needs no re-execution over memory only they point into (DESIGN.md
-// section 4; the runtime adds that no other pointer argument points into the same allocation).
+// Which pointer parameters a kernel only ever stores through, or updates in place: no thread of it
+// reads bytes there that it does not store itself, so where the blocks' stores are disjoint no block
+// can read what another wrote, and level B needs no re-execution over memory only they point into
+// (DESIGN.md section 4; the runtime adds that no other pointer argument points into the same
+// allocation).
 // Clang-facing header.
 #pragma once
 
@@ -10,16 +12,20 @@
 
 namespace ldcc::translator {
 
-// The indices of the kernel's write-only pointer parameters. A parameter is write-only when every use
-// of it in the kernel is the base of a plain assignment's left-hand side (`p[i] = v`, `p[i].x = v`,
-// `*p = v`, `p->x = v`); any other use (a load, `+=`, a call argument, arithmetic, a copy into a
-// variable) leaves it out. None is write-only when the kernel could read global memory other than
+// A parameter is write-only when every use of it in the kernel is the base of a plain assignment's
+// left-hand side (`p[i] = v`, `p[i].x = v`, `*p = v`, `p->x = v`), and updated in place when every use
+// is the base of a plain or compound assignment's, or of ++ or -- (`p[i] += v`, `p[i].x++`), at least
+// one not plain: each load of it reads bytes the same thread then stores. Any other use (a load, a
+// call argument, arithmetic, a copy into a variable, an assignment whose value is used) leaves it out. None is write-only when the kernel could read global memory other than
 // through its pointer parameters, where the runtime could not see the aliasing: a parameter whose type
 // holds pointers (a struct with pointer fields, a pointer to pointers), a global variable in device
 // memory or one holding pointers, an integer cast to a pointer, a texture or surface, inline PTX with
 // 64-bit or pointer operands, or a call whose callee is unknown; in the kernel or any user function
 // it calls.
-std::set<unsigned> writeOnlyParams(clang::ASTContext &ctx, const TranslationUnitAnalysis &tu,
-                                   const clang::FunctionDecl *kernel);
+struct StoredParams {
+  std::set<unsigned> writeOnly;       // parameter indices
+  std::set<unsigned> updatedInPlace;  // disjoint from writeOnly
+};
+StoredParams storedParams(clang::ASTContext &ctx, const TranslationUnitAnalysis &tu, const clang::FunctionDecl *kernel);
 
 }  // namespace ldcc::translator

@@ -25,14 +25,16 @@ struct SiteDesc {
 // Global memory a kernel writes. param >= 0: the pointer stored `offset` bytes into that kernel
 // parameter (0 for a pointer parameter; a field of a by-value struct otherwise). param == -1: the
 // __device__ variable the clone's query lists at index `offset`. element_size 0: from the type.
-// write_only: a pointer parameter the kernel only ever stores through (the translator's
-// writeOnlyParams), so no block reads what another wrote there.
+// write_only: a pointer parameter the kernel only ever stores through; updated_in_place: one it
+// stores through or updates in place (`p[i] += v`, `p[i]++`), at least once the latter (the
+// translator's storedParams). Either way no thread reads a byte there that it does not store itself.
 struct GlobalDesc {
   const char* name;  // "out", "b.out", "g_max"
   int param;
   unsigned long long offset;
   unsigned long long element_size;
   bool write_only;
+  bool updated_in_place;
 };
 
 struct KernelDesc {

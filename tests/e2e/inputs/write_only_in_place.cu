@@ -1,4 +1,4 @@
-// Deterministic mode on the program's own memory (deterministic.h, run_write_only_in_place): a launch
+// Deterministic mode on the program's own memory (deterministic.h, run_in_place): a launch
 // whose global targets are all write-only runs with no copies, the warps of a block side by side,
 // each thread's first store of a region waiting for the block's lower warps to end the region.
 //   tile_scan: 16 blocks scan their tiles across barriers and store them interleaved between warps

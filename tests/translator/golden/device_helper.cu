@@ -32,7 +32,7 @@ void run(const float *in, float *out, int rows, int n) {
 // CHECK-NEXT: ldcc_locals[] = {"blockSum: lane", "blockSum: warp", "blockSum: v", "reduceRows: v", "reduceRows: total", nullptr};
 // The helper's shared array is one of the kernel's targets.
 // CHECK-NEXT: ldcc_desc_0_targets[] = {"perWarp", nullptr};
-// CHECK-NEXT: ldcc_desc_0_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, true}, {nullptr, 0, 0ull, 0ull, false}};
+// CHECK-NEXT: ldcc_desc_0_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, true, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 // CHECK-NEXT: ldcc_desc_0 = {"reduceRows", "check", ldcc_sites, 7u, ldcc_desc_0_targets, 1u, ldcc_locals, 5u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, nullptr, false};
 
 // The original helper is unchanged.

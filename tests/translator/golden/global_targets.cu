@@ -68,10 +68,10 @@ void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *ou
 
 // scale writes b.out (offset 8 in Buffers), result (through the helper) and g_max; not b.in,
 // b.flags, weights, scratch or g_table.
-// CHECK: ldcc_desc_0_globals[] = {{[{][{]}}"b.out", 0, 8ull, 4ull, false}, {"result", 3, 0ull, 4ull, false}, {"g_max", -1, 0ull, 4ull, false}, {nullptr, 0, 0ull, 0ull, false}};
+// CHECK: ldcc_desc_0_globals[] = {{[{][{]}}"b.out", 0, 8ull, 4ull, false, false}, {"result", 3, 0ull, 4ull, false, false}, {"g_max", -1, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 // CHECK-NEXT: ldcc_desc_0 = {"scale", {{.*}}, nullptr, nullptr, ldcc_desc_0_globals, 3u, nullptr, false};
 // chase stores through a pointer it loaded from memory: unchecked, nothing listed.
-// CHECK: ldcc_desc_1_globals[] = {{[{][{]}}nullptr, 0, 0ull, 0ull, false}};
+// CHECK: ldcc_desc_1_globals[] = {{[{][{]}}nullptr, 0, 0ull, 0ull, false, false}};
 // CHECK-NEXT: ldcc_desc_1 = {"chase", {{.*}}, "a store through a pointer loaded from memory", "{{.*}}/global_targets.cu:32", ldcc_desc_1_globals, 0u, nullptr, false};
 // The last field, why deterministic mode runs the warps in turn: a store no hook sees (through a
 // helper), then none (sincosf writes locals).

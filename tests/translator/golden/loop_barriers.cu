@@ -40,10 +40,10 @@ void run(const float *in, float *out, int blocks, int threads) {
 // CHECK: ldcc_sites[] = {{[{][{]}}"{{.*}}/loop_barriers.cu", 10, 3, "__syncthreads()"}, {"{{.*}}/loop_barriers.cu", 13, 5, "__syncthreads()"}, {"{{.*}}/loop_barriers.cu", 7, 17, "kernel entry"}, {"{{.*}}/loop_barriers.cu", 16, 1, "kernel exit"}, {"{{.*}}/loop_barriers.cu", 24, 7, "__syncthreads()"}, {"{{.*}}/loop_barriers.cu", 28, 7, "__syncthreads()"}, {"{{.*}}/loop_barriers.cu", 18, 17, "kernel entry"}, {"{{.*}}/loop_barriers.cu", 32, 1, "kernel exit"}, };
 // CHECK-NEXT: ldcc_locals[] = {"treeReduce: stride", "tiledSum: acc", "tiledSum: r", "tiledSum: t", "tiledSum: v", nullptr};
 // CHECK-NEXT: ldcc_desc_0_targets[] = {"partial", nullptr};
-// CHECK-NEXT: ldcc_desc_0_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, true}, {nullptr, 0, 0ull, 0ull, false}};
+// CHECK-NEXT: ldcc_desc_0_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, true, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 // CHECK-NEXT: ldcc_desc_0 = {"treeReduce", "check", ldcc_sites, 8u, ldcc_desc_0_targets, 1u, ldcc_locals, 5u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, nullptr, false};
 // CHECK-NEXT: ldcc_desc_1_targets[] = {"tile", nullptr};
-// CHECK-NEXT: ldcc_desc_1_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, true}, {nullptr, 0, 0ull, 0ull, false}};
+// CHECK-NEXT: ldcc_desc_1_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, true, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 // CHECK-NEXT: ldcc_desc_1 = {"tiledSum", "check", ldcc_sites, 8u, ldcc_desc_1_targets, 1u, ldcc_locals, 5u, nullptr, nullptr, ldcc_desc_1_globals, {{[0-9]+}}u, nullptr, false};
 
 // treeReduce: the loop variable (blockDim.x-dependent trip count) is declared at function

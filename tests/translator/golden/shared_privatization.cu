@@ -43,7 +43,7 @@ void run(float *out, const float *in, int n) {
 // CHECK-NEXT: ldcc_sites[] = {{[{][{]}}"{{.*}}/shared_privatization.cu", 30, 3, "__syncthreads()"}, {"{{.*}}/shared_privatization.cu", 16, 17, "kernel entry"}, {"{{.*}}/shared_privatization.cu", 33, 1, "kernel exit"}, };
 // CHECK-NEXT: ldcc_locals[] = {nullptr};
 // CHECK-NEXT: ldcc_desc_0_targets[] = {"tile", "acc", "lo", "hi", "scale", "g_rows", nullptr};
-// CHECK-NEXT: ldcc_desc_0_globals[] = {{[{][{]}}"out", 0, 0ull, 4ull, true}, {nullptr, 0, 0ull, 0ull, false}};
+// CHECK-NEXT: ldcc_desc_0_globals[] = {{[{][{]}}"out", 0, 0ull, 4ull, true, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 // CHECK-NEXT: ::ldcc::rt::KernelDesc ldcc_desc_0 = {"transposeScale", "check", ldcc_sites, 3u, ldcc_desc_0_targets, 6u, ldcc_locals, 0u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, nullptr, false};
 // CHECK-NEXT: #line 1 "{{.*}}/shared_privatization.cu"
 

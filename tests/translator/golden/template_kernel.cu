@@ -43,10 +43,10 @@ void run(float *f, double *d, int blocks) {
 // One descriptor per template (shared by its instantiations), named with its namespace.
 // CHECK: ldcc_sites[] = {{[{][{]}}"{{.*}}/template_kernel.cu", 16, 5, "__syncthreads()"}, {"{{.*}}/template_kernel.cu", 19, 3, "__syncthreads()"}, {"{{.*}}/template_kernel.cu", 12, 17, "kernel entry"}, {"{{.*}}/template_kernel.cu", 21, 1, "kernel exit"}, {"{{.*}}/template_kernel.cu", 24, 17, "kernel entry"}, {"{{.*}}/template_kernel.cu", 26, 1, "kernel exit"}, };
 // CHECK: ldcc_desc_0_targets[] = {"tile", nullptr};
-// CHECK-NEXT: ldcc_desc_0_globals[] = {{[{][{]}}"data", 0, 0ull, 0ull, false}, {nullptr, 0, 0ull, 0ull, false}};
+// CHECK-NEXT: ldcc_desc_0_globals[] = {{[{][{]}}"data", 0, 0ull, 0ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 // CHECK-NEXT: ldcc_desc_0 = {"lib::scaleTile", "check", ldcc_sites, 6u, ldcc_desc_0_targets, 1u, ldcc_locals, {{[0-9]+}}u, nullptr, nullptr, ldcc_desc_0_globals, {{[0-9]+}}u, nullptr, false};
 // CHECK-NEXT: ldcc_desc_1_targets[] = {nullptr};
-// CHECK-NEXT: ldcc_desc_1_globals[] = {{[{][{]}}"data", 0, 0ull, 0ull, false}, {nullptr, 0, 0ull, 0ull, false}};
+// CHECK-NEXT: ldcc_desc_1_globals[] = {{[{][{]}}"data", 0, 0ull, 0ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 // CHECK-NEXT: ldcc_desc_1 = {"lib::fill", "check", ldcc_sites, 6u, ldcc_desc_1_targets, 0u, ldcc_locals, {{[0-9]+}}u, nullptr, nullptr, ldcc_desc_1_globals, {{[0-9]+}}u, nullptr, false};
 
 // The original keeps its `if constexpr`.

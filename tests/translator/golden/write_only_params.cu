@@ -1,7 +1,9 @@
 // Write-only pointer parameters (GlobalDesc::write_only, translator/rewrite/WriteOnlyParams.h): a
-// parameter every use of which is the base of a plain assignment's left-hand side. Level B leaves
-// out its re-execution for blocks that store only into such memory, each where no other stores, so
-// any read of the memory, or a way to read memory the runtime cannot see, must leave it false.
+// parameter every use of which is the base of a plain assignment's left-hand side; updated in place
+// (GlobalDesc::updated_in_place): every use the base of a plain or compound assignment's left-hand
+// side or of ++/--, at least one not plain. Level B leaves out its re-execution for blocks that store
+// only into such memory, each where no other stores, so any other read of the memory, or a way to
+// read memory the runtime cannot see, must leave both false.
 #include <cuda_runtime.h>
 
 struct Vec { float x, y; };
@@ -11,7 +13,7 @@ __device__ float g_scale;  // a __device__ variable: may be a written buffer's s
 __device__ void keep(float *p, float v) { p[0] = v; }
 
 // out, pairs, firsts, last: stores only (a struct assignment, a field, through *, through ->).
-// sum: `+=` reads it. mixed: stored and loaded. passed: handed to a helper. moved: arithmetic on the
+// sum: `+=` reads only what it stores (updated in place). mixed: stored and loaded. passed: handed to a helper. moved: arithmetic on the
 // parameter itself. chained: the assignment's value is read.
 __global__ void shapes(const float *in, float *out, float4 *pairs, Vec *firsts, Vec *last, float *sum, float *mixed,
                        float *passed, float *moved, float *chained, float *other) {
@@ -29,30 +31,30 @@ __global__ void shapes(const float *in, float *out, float4 *pairs, Vec *firsts, 
   moved[i] = in[i];
   other[i] = chained[i] = in[i];
 }
-// CHECK: ldcc_desc_0_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, true}, {"pairs", 2, 0ull, 16ull, true}, {"firsts", 3, 0ull, 8ull, true}, {"last", 4, 0ull, 8ull, true}, {"sum", 5, 0ull, 4ull, false}, {"mixed", 6, 0ull, 4ull, false}, {"passed", 7, 0ull, 4ull, false}, {"moved", 8, 0ull, 4ull, false}, {"chained", 9, 0ull, 4ull, false}, {"other", 10, 0ull, 4ull, true}, {nullptr, 0, 0ull, 0ull, false}};
+// CHECK: ldcc_desc_0_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, true, false}, {"pairs", 2, 0ull, 16ull, true, false}, {"firsts", 3, 0ull, 8ull, true, false}, {"last", 4, 0ull, 8ull, true, false}, {"sum", 5, 0ull, 4ull, false, true}, {"mixed", 6, 0ull, 4ull, false, false}, {"passed", 7, 0ull, 4ull, false, false}, {"moved", 8, 0ull, 4ull, false, false}, {"chained", 9, 0ull, 4ull, false, false}, {"other", 10, 0ull, 4ull, true, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 
 // Reads the runtime could not attribute to a pointer argument: none is write-only.
 __global__ void through_struct(Table t, float *out) { out[threadIdx.x] = t.values[threadIdx.x]; }
-// CHECK: ldcc_desc_1_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, false}, {nullptr, 0, 0ull, 0ull, false}};
+// CHECK: ldcc_desc_1_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 __global__ void through_device_variable(float *out) { out[threadIdx.x] = g_scale; }
-// CHECK: ldcc_desc_2_globals[] = {{[{][{]}}"out", 0, 0ull, 4ull, false}, {nullptr, 0, 0ull, 0ull, false}};
+// CHECK: ldcc_desc_2_globals[] = {{[{][{]}}"out", 0, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 __global__ void through_loaded_pointer(const float *const *rows, float *out) { out[threadIdx.x] = rows[0][threadIdx.x]; }
-// CHECK: ldcc_desc_3_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, false}, {nullptr, 0, 0ull, 0ull, false}};
+// CHECK: ldcc_desc_3_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 __global__ void through_texture(cudaTextureObject_t tex, float *out) {
   out[threadIdx.x] = tex1Dfetch<float>(tex, threadIdx.x);
 }
-// CHECK: ldcc_desc_4_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, false}, {nullptr, 0, 0ull, 0ull, false}};
+// CHECK: ldcc_desc_4_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 __global__ void through_integer(unsigned long long address, float *out) {
   out[threadIdx.x] = reinterpret_cast<const float *>(address)[threadIdx.x];
 }
-// CHECK: ldcc_desc_5_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, false}, {nullptr, 0, 0ull, 0ull, false}};
+// CHECK: ldcc_desc_5_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 __device__ float loadPtx(const float *p) {
   float v;
   asm volatile("ld.global.f32 %0, [%1];" : "=f"(v) : "l"(p));
   return v;
 }
 __global__ void through_ptx(const float *in, float *out) { out[threadIdx.x] = loadPtx(in + threadIdx.x); }
-// CHECK: ldcc_desc_6_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, false}, {nullptr, 0, 0ull, 0ull, false}};
+// CHECK: ldcc_desc_6_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 
 // PTX without address operands (the lane id) reads no memory: out stays write-only.
 __global__ void lane_ids(float *out) {
@@ -60,7 +62,29 @@ __global__ void lane_ids(float *out) {
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
   out[threadIdx.x] = float(lane);
 }
-// CHECK: ldcc_desc_7_globals[] = {{[{][{]}}"out", 0, 0ull, 4ull, true}, {nullptr, 0, 0ull, 0ull, false}};
+// CHECK: ldcc_desc_7_globals[] = {{[{][{]}}"out", 0, 0ull, 4ull, true, false}, {nullptr, 0, 0ull, 0ull, false, false}};
+
+// Updates in place: counts (++ and --, before and after), acc (-= and *= on a field, and a plain
+// store), scaled (`+=` through *). Not: used (the update's value is read), reread (updated, then
+// loaded), helped (updated, and passed to a helper).
+__global__ void updates(const float *in, int *counts, Vec *acc, float *scaled, float *used, float *reread,
+                        float *helped, float *out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  counts[i]++;
+  ++counts[i];
+  --counts[i];
+  counts[i]--;
+  acc[i].x -= in[i];
+  acc[i].y *= 2.f;
+  acc[i] = Vec{1.f, 2.f};
+  *scaled += in[i];
+  out[i] = (used[i] += in[i]);
+  reread[i] += 1.f;
+  out[i] = reread[i];
+  helped[i] += 1.f;
+  keep(helped, 0.f);
+}
+// CHECK: ldcc_desc_8_globals[] = {{[{][{]}}"counts", 1, 0ull, 4ull, false, true}, {"acc", 2, 0ull, 8ull, false, true}, {"scaled", 3, 0ull, 4ull, false, true}, {"used", 4, 0ull, 4ull, false, false}, {"reread", 5, 0ull, 4ull, false, false}, {"helped", 6, 0ull, 4ull, false, false}, {"out", 7, 0ull, 4ull, true, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 
 void run(const float *in, float *f, float4 *p4, Vec *v, Table t, const float *const *rows, cudaTextureObject_t tex) {
   shapes<<<1, 64>>>(in, f, p4, v, v, f, f, f, f, f, f);
@@ -71,4 +95,5 @@ void run(const float *in, float *f, float4 *p4, Vec *v, Table t, const float *co
   through_integer<<<1, 64>>>(0ull, f);
   through_ptx<<<1, 64>>>(in, f);
   lane_ids<<<1, 64>>>(f);
+  updates<<<1, 64>>>(in, nullptr, v, f, f, f, f, f);
 }

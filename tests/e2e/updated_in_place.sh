@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Targets updated in place (inputs/updated_in_place.cu): add_rows, race-free, is checked by level B in
+# one execution on two copies and runs in place in deterministic mode, its output equal to native in
+# both modes; warp_tally's warps race on *tally (level W reports it; deterministic mode gives 10, the
+# warps' updates in warp order); block_tally's blocks race on *total (level B reports it;
+# deterministic mode undoes the in-place run and merges block copies: 8).
+# Usage: updated_in_place.sh <native> <checked>. Exits 77 without a GPU.
+source "$(dirname "$0")/input_test_start.sh"
+fail=0
+grep -q "^add_rows: PASS" "$work/native.out" || { echo "native run failed its self-check"; cat "$work/native.out"; fail=1; }
+echo "native:"; cat "$work/native.out"
+LDCC_VERBOSE=1 LDCC_REPORT="$work/report.json" "$checked" > "$work/check.out" 2> "$work/check.err" || { echo "check run failed"; cat "$work/check.err"; fail=1; }
+[ "$(grep "^add_rows:" "$work/check.out")" = "$(grep "^add_rows:" "$work/native.out")" ] || { echo "add_rows differs from native in check mode"; fail=1; }
+plans="$(grep "level B over" "$work/check.err")"
+echo "$plans"
+echo "$plans" | grep -q "^ldcc: add_rows: .*8 blocks, 2 copies, 1 rounds, no re-execution (targets read only where stored, disjoint stores), on two copies$" ||
+  { echo "expected add_rows' level B in one execution on two copies"; fail=1; }
+echo "$plans" | grep "^ldcc: block_tally: " | grep -q "no re-execution" && { echo "block_tally's overlapping updates were not re-executed"; fail=1; }
+expect_races "$work/report.json" \
+  RACES_TO_FILL
+for i in 1 2 3; do
+  LDCC_MODE=deterministic LDCC_VERBOSE=1 "$checked" > "$work/det.$i" 2> "$work/det.err" || { echo "run $i failed"; fail=1; }
+  grep -q "warning" "$work/det.err" && { echo "ldcc warned"; cat "$work/det.err"; fail=1; }
+  paths="$(grep "on the program's memory" "$work/det.err")"
+  [ "$paths" = "ldcc: add_rows: deterministic on the program's memory (targets read only where stored): the blocks' footprints are disjoint
+ldcc: warp_tally: deterministic on the program's memory (targets read only where stored): the blocks' footprints are disjoint
+ldcc: block_tally: deterministic on the program's memory (targets read only where stored): two blocks' footprints overlap, again on block copies" ] ||
+    { echo "run $i took other paths:"; echo "$paths"; fail=1; }
+  [ "$(grep "^add_rows:" "$work/det.$i")" = "$(grep "^add_rows:" "$work/native.out")" ] || { echo "add_rows differs from native"; fail=1; }
+  grep -qx "warp_tally: 10" "$work/det.$i" || { echo "run $i: the warps' updates did not land in warp order"; fail=1; }
+  grep -qx "block_tally: 8" "$work/det.$i" || { echo "run $i: *total is not block 7's update of 0"; fail=1; }
+done
+cat "$work/det.1"
+[ "$(md5sum "$work"/det.[0-9] | cut -d" " -f1 | sort -u | wc -l)" -eq 1 ] || { echo "deterministic runs differ"; fail=1; }
+[ $fail -eq 0 ] && echo "updated_in_place: add_rows checked in one execution and run in place, equal to native; warp_tally 10 and block_tally 8 on every run, their races reported"
+exit $fail

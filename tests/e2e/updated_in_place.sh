@@ -16,8 +16,22 @@ echo "$plans"
 echo "$plans" | grep -q "^ldcc: add_rows: .*8 blocks, 2 copies, 1 rounds, no re-execution (targets read only where stored, disjoint stores), on two copies$" ||
   { echo "expected add_rows' level B in one execution on two copies"; fail=1; }
 echo "$plans" | grep "^ldcc: block_tally: " | grep -q "no re-execution" && { echo "block_tally's overlapping updates were not re-executed"; fail=1; }
+# warp_tally: every pair of neighbouring warps wrote *tally, the lower warps read what a higher one
+# wrote; block_tally: every pair of neighbouring blocks.
 expect_races "$work/report.json" \
-  RACES_TO_FILL
+  "warp_tally write-write global tally tally[0] warp 0 and warp 1 of block (0,0,0) both wrote it" \
+  "warp_tally write-write global tally tally[0] warp 1 and warp 2 of block (0,0,0) both wrote it" \
+  "warp_tally write-write global tally tally[0] warp 2 and warp 3 of block (0,0,0) both wrote it" \
+  "warp_tally read-write global tally tally[0] warp 0 of block (0,0,0) read a value another warp wrote in the same region" \
+  "warp_tally read-write global tally tally[0] warp 1 of block (0,0,0) read a value another warp wrote in the same region" \
+  "warp_tally read-write global tally tally[0] warp 2 of block (0,0,0) read a value another warp wrote in the same region" \
+  "block_tally write-write global total total[0] block (0,0,0) and block (1,0,0) both wrote it" \
+  "block_tally write-write global total total[0] block (1,0,0) and block (2,0,0) both wrote it" \
+  "block_tally write-write global total total[0] block (2,0,0) and block (3,0,0) both wrote it" \
+  "block_tally write-write global total total[0] block (3,0,0) and block (4,0,0) both wrote it" \
+  "block_tally write-write global total total[0] block (4,0,0) and block (5,0,0) both wrote it" \
+  "block_tally write-write global total total[0] block (5,0,0) and block (6,0,0) both wrote it" \
+  "block_tally write-write global total total[0] block (6,0,0) and block (7,0,0) both wrote it"
 for i in 1 2 3; do
   LDCC_MODE=deterministic LDCC_VERBOSE=1 "$checked" > "$work/det.$i" 2> "$work/det.err" || { echo "run $i failed"; fail=1; }
   grep -q "warning" "$work/det.err" && { echo "ldcc warned"; cat "$work/det.err"; fail=1; }

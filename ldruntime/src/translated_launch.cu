@@ -760,10 +760,10 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   if (parse_count(flags().verbose).value_or(0))
     std::fprintf(stderr,
                  "ldcc: %s<<<%s, %s>>>: %u warps x %llu bytes of shared targets in %s; %llu regions checked, %llu "
-                 "without re-execution (a full log), %llu written by no warp\n",
+                 "without re-execution (a full log), %llu written by no warp; %llu race records logged\n",
                  desc.name, dim3_text(grid).c_str(), dim3_text(block).c_str(), launch.warps + 1,
                  (unsigned long long)ctx.layout_bytes, dynamic_bytes ? "shared memory" : "global scratch",
-                 count[kRegionsChecked], count[kPass2Skipped], count[kRegionsWithoutWrites]);
+                 count[kRegionsChecked], count[kPass2Skipped], count[kRegionsWithoutWrites], (unsigned long long)logged);
   ProcessReport::instance().add(std::move(result));
   PhaseProfile::end("reports: the process report");
 }

@@ -587,13 +587,23 @@ __device__ __forceinline__ void note_written(State& t, int i, const void* p, uin
   t.written_hi[i] = max(t.written_hi[i], off + size);
 }
 
-// A thread's stores into its block's footprint (LaunchCtx::store_bounds), as it leaves.
+// A thread's stores into its block's footprint (LaunchCtx::store_bounds), as it leaves. The lanes
+// leaving together combine their bounds first and the lowest of them makes the two atomics: one
+// thread's each made every thread of a block queue on the same two words.
 static __device__ __noinline__ void publish_store_bounds(const LaunchCtx& c, const uint64_t* lo, const uint64_t* hi) {
   const uint64_t blocks = uint64_t(gridDim.x) * gridDim.y * gridDim.z;
+  const uint32_t lanes = __activemask();
+  const bool leader = thread_rank() % 32 == uint32_t(__ffs(lanes) - 1);  // a warp's lanes follow thread_rank
   for (uint32_t i = 0; i < c.num_globals; ++i) {
-    if (lo[i] >= hi[i]) continue;
-    atomicMin(&c.store_bounds[2 * i * blocks + block_rank()], (unsigned long long)lo[i]);
-    atomicMax(&c.store_bounds[(2 * i + 1) * blocks + block_rank()], (unsigned long long)hi[i]);
+    unsigned long long first = lo[i], last = hi[i];
+    for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+      const int from = __ffs(rest) - 1;
+      first = min(first, __shfl_sync(lanes, (unsigned long long)lo[i], from));
+      last = max(last, __shfl_sync(lanes, (unsigned long long)hi[i], from));
+    }
+    if (!leader || first >= last) continue;
+    atomicMin(&c.store_bounds[2 * i * blocks + block_rank()], first);
+    atomicMax(&c.store_bounds[(2 * i + 1) * blocks + block_rank()], last);
   }
 }
 

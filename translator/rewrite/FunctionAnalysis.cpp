@@ -796,6 +796,13 @@ void TranslationUnitAnalysis::propagate() {
           changed = true;
       }
   }
+  // An overloaded operator or conversion is called without its name (`a += b`): a call cannot be
+  // redirected to a checked copy of it, so one that needs a copy refuses, and so do its callers.
+  for (FunctionFacts &f : functions_)
+    if ((f.fn->isOverloadedOperator() || isa<CXXConversionDecl>(f.fn)) && needsClone_.count(f.fn) && !f.refusal.refused())
+      f.refusal = Refusal{"an overloaded operator or conversion that synchronizes or writes memory (" +
+                              f.fn->getNameAsString() + ")",
+                          f.fn->getLocation()};
   for (FunctionFacts &f : functions_) {
     for (const CallExpr *call : userCalls_[&f]) {
       const FunctionDecl *callee = userCallee(call);

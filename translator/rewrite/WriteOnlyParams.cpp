@@ -163,6 +163,9 @@ UseKind storeUse(const DeclRefExpr *use, const ParentMap &parents) {
 StoredParams storedParams(ASTContext &ctx, const TranslationUnitAnalysis &tu, const FunctionDecl *kernel) {
   StoredParams out;
   if (!kernel || !kernel->hasBody()) return out;
+  // A template is analysed uninstantiated: there `p[i] += t` with a dependent `t` may become a call
+  // of a user operator that reads other memory, and a dependent conversion may read it too.
+  if (kernel->isTemplated()) return out;
   for (const ParmVarDecl *p : kernel->parameters()) {
     const QualType type = p->getType();
     if (isTextureOrSurface(type)) return {};

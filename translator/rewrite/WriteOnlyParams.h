@@ -16,7 +16,8 @@ namespace ldcc::translator {
 // left-hand side (`p[i] = v`, `p[i].x = v`, `*p = v`, `p->x = v`), and updated in place when every use
 // is the base of a plain or compound assignment's, or of ++ or -- (`p[i] += v`, `p[i].x++`), at least
 // one not plain: each load of it reads bytes the same thread then stores. Any other use (a load, a
-// call argument, arithmetic, a copy into a variable, an assignment whose value is used) leaves it out. None is write-only when the kernel could read global memory other than
+// call argument, arithmetic, a copy into a variable, an assignment whose value is used) leaves it out,
+// and a kernel template has neither kind (its operators and conversions are not resolved yet). None is write-only when the kernel could read global memory other than
 // through its pointer parameters, where the runtime could not see the aliasing: a parameter whose type
 // holds pointers (a struct with pointer fields, a pointer to pointers), a global variable in device
 // memory or one holding pointers, an integer cast to a pointer, a texture or surface, inline PTX with

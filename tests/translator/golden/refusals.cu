@@ -34,12 +34,22 @@ __global__ void fine(int *data) {
   data[threadIdx.x] = 1;
 }
 
+// An overloaded operator that stores is called without its name: no call of it can be redirected to
+// a checked copy, so it gets none and its callers run unchecked.
+struct Clamp { int hi; };
+__device__ int &operator<<=(int &a, Clamp c) { return a = a < c.hi ? a : c.hi; }
+
+__global__ void clampAll(int *data, int hi) {
+  data[threadIdx.x] <<= Clamp{hi};
+}
+
 void run(int *a, int *b, int *c, int n) {
   ptxStore<<<1, 32>>>(a, 7);
   gridSum<<<4, 64>>>(a, b, c);
   barrierInForHeader<<<1, 64>>>(a, n);
   syncingCallInForHeader<<<1, 64>>>(a, n);
   fine<<<1, 64>>>(a);
+  clampAll<<<1, 64>>>(a, n);
 }
 
 // Each refused kernel's descriptor names the construct and where it is.
@@ -48,6 +58,7 @@ void run(int *a, int *b, int *c, int n) {
 // CHECK: ldcc_desc_2 = {"barrierInForHeader", "check", {{.*}}, "a barrier in the header of a for loop", "{{.*}}/refusals.cu:21", ldcc_desc_2_globals, {{[0-9]+}}u, nullptr, false};
 // CHECK: ldcc_desc_3 = {"syncingCallInForHeader", "check", {{.*}}, "a call of nextStep (which synchronizes) that is not a statement of its own with plain arguments", "{{.*}}/refusals.cu:30", ldcc_desc_3_globals, {{[0-9]+}}u, nullptr, false};
 // CHECK: ldcc_desc_4 = {"fine", "check", {{.*}}, nullptr, nullptr, ldcc_desc_4_globals, {{[0-9]+}}u, nullptr, false};
+// CHECK: ldcc_desc_5 = {"clampAll", "check", {{.*}}, "it calls operator<<=, which cannot be checked: an overloaded operator or conversion that synchronizes or writes memory (operator<<=)", "{{.*}}/refusals.cu:43", ldcc_desc_5_globals, {{[0-9]+}}u, nullptr, false};
 
 // Refused kernels stay exactly as written, with no clone after them.
 // CHECK: __global__ void ptxStore(int *out, int v) {
@@ -72,6 +83,13 @@ void run(int *a, int *b, int *c, int n) {
 // CHECK: __global__ void fine(int *data) {
 // CHECK: #line 33 "{{.*}}/refusals.cu"
 // CHECK-NEXT: __global__ void __launch_bounds__(64) fine__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, int *data) {
+// Neither the storing operator nor its caller gets a clone.
+// CHECK: __device__ int &operator<<=(int &a, Clamp c) { return a = a < c.hi ? a : c.hi; }
+// CHECK-EMPTY:
+// CHECK-NEXT: __global__ void clampAll(int *data, int hi) {
+// CHECK-NEXT:   data[threadIdx.x] <<= Clamp{hi};
+// CHECK-NEXT: }
+// CHECK-NOT: __ldcc_checked
 
 // Refused kernels launch through launch_unchecked (original only); the checked one does not.
 // CHECK-NOT: <<<
@@ -80,10 +98,12 @@ void run(int *a, int *b, int *c, int n) {
 // CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_2, barrierInForHeader, 1, 64, 0, 0, a, n);
 // CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_3, syncingCallInForHeader, 1, 64, 0, 0, a, n);
 // CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_4, fine, fine__ldcc_checked, fine__ldcc_blocks, 1, 64, 0, 0, a);
+// CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_5, clampAll, 1, 64, 0, 0, a, n);
 
 // One warning per refused kernel, at the construct's line; none for `fine`.
 // WARN: refusals.cu:11: warning: ldcc: kernel 'ptxStore' runs unchecked: inline PTX that stores, synchronizes or does atomics
 // WARN-NEXT: refusals.cu:16: warning: ldcc: kernel 'gridSum' runs unchecked: grid-wide synchronization
 // WARN-NEXT: refusals.cu:21: warning: ldcc: kernel 'barrierInForHeader' runs unchecked: a barrier in the header of a for loop
 // WARN-NEXT: refusals.cu:30: warning: ldcc: kernel 'syncingCallInForHeader' runs unchecked: a call of nextStep (which synchronizes) that is not a statement of its own with plain arguments
+// WARN-NEXT: refusals.cu:43: warning: ldcc: kernel 'clampAll' runs unchecked: it calls operator<<=, which cannot be checked: an overloaded operator or conversion that synchronizes or writes memory (operator<<=)
 // WARN-NOT: warning

@@ -86,6 +86,20 @@ __global__ void updates(const float *in, int *counts, Vec *acc, float *scaled, f
 }
 // CHECK: ldcc_desc_8_globals[] = {{[{][{]}}"counts", 1, 0ull, 4ull, false, true}, {"acc", 2, 0ull, 8ull, false, true}, {"scaled", 3, 0ull, 4ull, false, true}, {"used", 4, 0ull, 4ull, false, false}, {"reread", 5, 0ull, 4ull, false, false}, {"helped", 6, 0ull, 4ull, false, false}, {"out", 7, 0ull, 4ull, true, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 
+// A template: `p[i] += t` may call a user operator found when T is known (one reading p[i + 1], say),
+// so neither kind is marked, not even for out's plain store.
+namespace user {
+struct Shift {};
+__device__ float &operator+=(float &a, Shift) { return a = a + (&a)[1]; }
+}  // namespace user
+template <typename T>
+__global__ void templated(float *p, float *out, T t) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  p[i] += t;
+  out[i] = 1.f;
+}
+// CHECK: ldcc_desc_9_globals[] = {{[{][{]}}"p", 0, 0ull, 4ull, false, false}, {"out", 1, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
+
 void run(const float *in, float *f, float4 *p4, Vec *v, Table t, const float *const *rows, cudaTextureObject_t tex) {
   shapes<<<1, 64>>>(in, f, p4, v, v, f, f, f, f, f, f);
   through_struct<<<1, 64>>>(t, f);
@@ -96,4 +110,5 @@ void run(const float *in, float *f, float4 *p4, Vec *v, Table t, const float *co
   through_ptx<<<1, 64>>>(in, f);
   lane_ids<<<1, 64>>>(f);
   updates<<<1, 64>>>(in, nullptr, v, f, f, f, f, f);
+  templated<<<1, 64>>>(f, f, user::Shift{});
 }

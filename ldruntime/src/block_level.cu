@@ -462,7 +462,8 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
   uint64_t diff_footprint_bytes = 0;  // the copies' diff footprints, held until level W asks for them
   const bool write_only = all_write_only(targets), own_reads = all_read_own_stores(targets);
   std::vector<unsigned long long> early_store_footprints;  // read after pass 1 to leave pass 2 out
-  if (disjoint_probe && !(own_reads && store_footprints && !desc.atomics)) {
+  // (run_block_level probes all_read_own_stores launches without atomics only.)
+  if (disjoint_probe && !store_footprints) {
     outcome.probe_failed = true;
     return outcome;
   }
@@ -641,15 +642,14 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
   outcome.extra_device_bytes = arena.buffer.bytes() + arena.table.bytes() + arena.records.bytes() +
                                (read_records ? read_records->bytes() : arena.read_records.bytes()) + arena.count.bytes() +
                                (store_footprints ? store_footprints->bytes() : 0) + diff_footprint_bytes;
-  if (parse_count(flags().verbose).value_or(0))
+  if (parse_count(flags().verbose).value_or(0)) {
+    // (A probe that gets here ran without re-execution, and without atomics.)
+    std::string how = atomics ? ", write-write only (global atomics)" : "";
+    if (no_reexecution) how = std::string(", no re-execution (") + own_stores_kind(targets) + ", disjoint stores)";
+    if (disjoint_probe) how += write_only ? ", copies not replicated" : ", on two copies";
     std::fprintf(stderr, "ldcc: %s: level B over %zu global targets (%llu bytes per copy): %u blocks, %u copies, %u rounds%s\n",
-                 desc.name, targets.size(), (unsigned long long)per_copy, blocks, copies, rounds_run,
-                 atomics            ? ", write-write only (global atomics)"
-                 : disjoint_probe && write_only ? ", no re-execution (write-only targets, disjoint stores), copies not replicated"
-                 : disjoint_probe ? ", no re-execution (targets read only where stored, disjoint stores), on two copies"
-                 : no_reexecution   ? (write_only ? ", no re-execution (write-only targets, disjoint stores)"
-                                                  : ", no re-execution (targets read only where stored, disjoint stores)")
-                                    : "");
+                 desc.name, targets.size(), (unsigned long long)per_copy, blocks, copies, rounds_run, how.c_str());
+  }
   ctx.level = kLevelWarps;
   ctx.num_globals = 0;
   ctx.copy_of_block = nullptr;

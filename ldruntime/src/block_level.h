@@ -52,6 +52,11 @@ inline bool all_read_own_stores(const std::vector<GlobalAllocation>& targets) {
   return true;
 }
 
+// How plan lines name the targets of an all_read_own_stores launch.
+inline const char* own_stores_kind(const std::vector<GlobalAllocation>& targets) {
+  return all_write_only(targets) ? "write-only targets" : "targets read only where stored";
+}
+
 // One copy of every target, each padded as the checking kernels need (padded_copy_bytes).
 inline uint64_t copy_bytes(const std::vector<GlobalAllocation>& targets) {
   uint64_t bytes = 0;
@@ -156,7 +161,7 @@ struct BlockLevelOutcome {
   std::function<std::vector<unsigned long long>()> read_footprints;
   std::vector<unsigned long long> store_footprints;
   bool fewer_copies_by_cost = false;    // fewer copies than memory allows, by run_block_level's choice
-  bool probe_failed = false;  // check_blocks' write-only probe found overlapping stores and stopped
+  bool probe_failed = false;  // check_blocks' disjoint-stores probe found overlapping stores and stopped
 };
 
 // Runs level B: `launch` starts the clone once with `ctx` (which this function fills with the level,

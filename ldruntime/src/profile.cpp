@@ -13,6 +13,7 @@ namespace ldcc::rt {
 namespace {
 
 std::mutex totals_mutex;
+thread_local PhaseProfile* current = nullptr;
 
 // A CSV field: a template's name has commas.
 std::string csv_field(const std::string& s) {
@@ -21,7 +22,6 @@ std::string csv_field(const std::string& s) {
   for (char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
 }
-thread_local PhaseProfile* current = nullptr;
 
 struct Totals {
   using Sums = std::map<std::string, std::pair<double, uint64_t>>;  // (us, count) by name

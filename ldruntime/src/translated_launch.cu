@@ -302,7 +302,7 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
     in_place_bytes = o.extra_device_bytes;
     if (parse_count(flags().verbose).value_or(0) && err == cudaSuccess)
       std::fprintf(stderr, "ldcc: %s: deterministic on the program's memory (%s): %s\n", desc.name,
-                   all_write_only(globals) ? "write-only targets" : "targets read only where stored",
+                   own_stores_kind(globals),
                    o.ran ? "the blocks' footprints are disjoint"
                    : o.overlapped ? "two blocks' footprints overlap, again on block copies"
                                   : "no room for its footprints, on block copies");

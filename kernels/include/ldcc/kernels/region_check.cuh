@@ -108,8 +108,8 @@ struct LaunchCtx {
   //     order on every run and every GPU).
   uint32_t warp_copies;
   uint32_t ordered_warps;
-  // Deterministic mode on the program's own memory (every global target write-only, so no thread
-  // reads what another stores): the warps of a block run each region side by side, and a thread's
+  // Deterministic mode on the program's own memory (every global target read only by the threads
+  // that store to it: write-only, or updated in place): the warps of a block run each region side by side, and a thread's
   // first store to a global target in a region waits until every lower warp of its block has
   // reached the region's end, so the stores of a region land in warp order. The blocks gather their
   // store footprints in store_bounds (below); the host checks that no two blocks' footprints overlap.

@@ -22,3 +22,18 @@ PY
   echo "races:"; echo "$races"
   [ "$(echo "$races" | sort)" = "$(echo "$expected" | sort)" ] || { echo "expected:"; echo "$expected"; fail=1; }
 }
+# deterministic_runs EXPECTED_PATHS: three deterministic runs, stdout into $work/det.1 .. det.3 and
+# stderr into $work/det.<i>.err, each without a warning and with exactly EXPECTED_PATHS as its
+# "on the program's memory" plan lines, and all three printing the same; sets fail=1 otherwise. The
+# caller checks what each run printed.
+deterministic_runs() {
+  local expected="$1" i paths
+  for i in 1 2 3; do
+    LDCC_MODE=deterministic LDCC_VERBOSE=1 "$checked" > "$work/det.$i" 2> "$work/det.$i.err" || { echo "run $i failed"; fail=1; }
+    grep -q "warning" "$work/det.$i.err" && { echo "run $i: ldcc warned"; cat "$work/det.$i.err"; fail=1; }
+    paths="$(grep "on the program's memory" "$work/det.$i.err")"
+    [ "$paths" = "$expected" ] || { echo "run $i took other paths:"; echo "$paths"; fail=1; }
+  done
+  cat "$work/det.1"
+  [ "$(md5sum "$work"/det.[0-9] | cut -d" " -f1 | sort -u | wc -l)" -eq 1 ] || { echo "deterministic runs differ"; fail=1; }
+}

@@ -47,8 +47,9 @@ InPlaceOutcome run_in_place(const std::vector<GlobalAllocation>& targets, dim3 g
 // batch's block table) over every block, then leaves the merged result in the targets.
 //
 // Within a block, each of its `warps` gets its own copy too when `warp_copies_allowed` (the
-// translator found no reason for turns, KernelDesc::warp_turns), their bytes fit in LDCC_WARP_COPIES
-// and one block's copies fit in memory: warp w sees
+// translator found no reason for turns, KernelDesc::warp_turns, and the launch is not one that
+// run_in_place takes and that updates a target: its warps keep the order they have in place), their
+// bytes fit in LDCC_WARP_COPIES and one block's copies fit in memory: warp w sees
 // the targets as they were at the last site plus its own writes, and at every site the warps'
 // changed bytes go into the block's copy in warp order (the highest warp that changed a byte wins),
 // as with shared memory. Otherwise the warps take turns region by region on the block's copy.

@@ -293,9 +293,10 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
   // A launch whose threads read only what they store first on the program's own memory
   // (deterministic.h: where two blocks' stores overlap it is undone and goes on below).
   const bool several_units = grid.x * grid.y * grid.z > 1 || warps > 1;
+  const bool in_place_kind = !globals.empty() && all_read_own_stores(globals) && !desc.warp_turns && !desc.atomics;
   bool ran = false;
   uint64_t in_place_bytes = 0;
-  if (!globals.empty() && several_units && all_read_own_stores(globals) && !desc.warp_turns && !desc.atomics) {
+  if (in_place_kind && several_units) {
     const InPlaceOutcome o = run_in_place(globals, grid, warps, ctx, stream, start);
     err = o.error;
     ran = o.ran || err != cudaSuccess;
@@ -310,10 +311,15 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
   // Copies of the global targets with several blocks, or for the warps of one block, unless they
   // take turns anyway (then on the targets themselves), or it has atomics: global ones would act on a
   // copy of their own, which plain accesses do not see until the end (as between blocks).
+  // A launch that could run in place and updates a target there keeps its warps in turns on the
+  // block copies too: in place, a warp's update comes after the lower warps' (store_order), so racing
+  // updates add up in warp order, where a copy per warp would keep the highest warp's alone. Its
+  // result then does not depend on which path its blocks' footprints sent it down.
+  const bool warp_copies_allowed = !desc.warp_turns && !(in_place_kind && !all_write_only(globals));
   if (ran) {
     result.extra_device_bytes += in_place_bytes;
   } else if (!globals.empty() && (grid.x * grid.y * grid.z > 1 || (warps > 1 && !desc.warp_turns && !desc.atomics))) {
-    const OrderedBlocksOutcome o = run_ordered_blocks(globals, grid, warps, !desc.warp_turns, ctx, stream, start);
+    const OrderedBlocksOutcome o = run_ordered_blocks(globals, grid, warps, warp_copies_allowed, ctx, stream, start);
     if (!o.ran && o.error == cudaSuccess) return o.warning;
     err = o.error;
     result.copies = o.batch;

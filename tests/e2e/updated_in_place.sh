@@ -3,7 +3,11 @@
 # one execution on two copies and runs in place in deterministic mode, its output equal to native in
 # both modes; warp_tally's warps race on *tally (level W reports it; deterministic mode gives 10, the
 # warps' updates in warp order); block_tally's blocks race on *total (level B reports it;
-# deterministic mode undoes the in-place run and merges block copies: 8).
+# deterministic mode undoes the in-place run and merges block copies: 8); warp_digits' warps race on
+# an update whose result depends on their order (deterministic mode: 1234 in place in one block, and
+# 1234 on block copies in two, the warps in turns on both paths); add_next reads through a second
+# pointer into the allocation it updates (neither path for it; level B reports the read across the
+# block boundary; deterministic mode sums every element with its start-state neighbour).
 # Usage: updated_in_place.sh <native> <checked>. Exits 77 without a GPU.
 source "$(dirname "$0")/input_test_start.sh"
 fail=0
@@ -16,6 +20,8 @@ echo "$plans"
 echo "$plans" | grep -q "^ldcc: add_rows: .*8 blocks, 2 copies, 1 rounds, no re-execution (targets read only where stored, disjoint stores), on two copies$" ||
   { echo "expected add_rows' level B in one execution on two copies"; fail=1; }
 echo "$plans" | grep "^ldcc: block_tally: " | grep -q "no re-execution" && { echo "block_tally's overlapping updates were not re-executed"; fail=1; }
+echo "$plans" | grep -q "^ldcc: add_next: " || { echo "no level B plan for add_next"; fail=1; }
+echo "$plans" | grep "^ldcc: add_next: " | grep -q "no re-execution" && { echo "add_next, which reads through another pointer, was not re-executed"; fail=1; }
 # warp_tally: every pair of neighbouring warps wrote *tally, the lower warps read what a higher one
 # wrote; block_tally: every pair of neighbouring blocks.
 expect_races "$work/report.json" \
@@ -31,14 +37,26 @@ expect_races "$work/report.json" \
   "block_tally write-write global total total[0] block (3,0,0) and block (4,0,0) both wrote it" \
   "block_tally write-write global total total[0] block (4,0,0) and block (5,0,0) both wrote it" \
   "block_tally write-write global total total[0] block (5,0,0) and block (6,0,0) both wrote it" \
-  "block_tally write-write global total total[0] block (6,0,0) and block (7,0,0) both wrote it"
+  "block_tally write-write global total total[0] block (6,0,0) and block (7,0,0) both wrote it" \
+  "warp_digits write-write global digits digits[0] warp 0 and warp 1 of block (0,0,0) both wrote it" \
+  "warp_digits write-write global digits digits[0] warp 1 and warp 2 of block (0,0,0) both wrote it" \
+  "warp_digits write-write global digits digits[0] warp 2 and warp 3 of block (0,0,0) both wrote it" \
+  "warp_digits read-write global digits digits[0] warp 0 of block (0,0,0) read a value another warp wrote in the same region" \
+  "warp_digits read-write global digits digits[0] warp 1 of block (0,0,0) read a value another warp wrote in the same region" \
+  "warp_digits read-write global digits digits[0] warp 2 of block (0,0,0) read a value another warp wrote in the same region" \
+  "warp_digits write-write global digits digits[0] block (0,0,0) and block (1,0,0) both wrote it" \
+  "add_next read-write global data data[63] block (0,0,0) read a value another block wrote (blocks do not synchronize within a launch)"
 deterministic_runs "ldcc: add_rows: deterministic on the program's memory (targets read only where stored): the blocks' footprints are disjoint
 ldcc: warp_tally: deterministic on the program's memory (targets read only where stored): the blocks' footprints are disjoint
-ldcc: block_tally: deterministic on the program's memory (targets read only where stored): two blocks' footprints overlap, again on block copies"
+ldcc: block_tally: deterministic on the program's memory (targets read only where stored): two blocks' footprints overlap, again on block copies
+ldcc: warp_digits: deterministic on the program's memory (targets read only where stored): the blocks' footprints are disjoint
+ldcc: warp_digits: deterministic on the program's memory (targets read only where stored): two blocks' footprints overlap, again on block copies"
 for i in 1 2 3; do
   [ "$(grep "^add_rows:" "$work/det.$i")" = "$(grep "^add_rows:" "$work/native.out")" ] || { echo "add_rows differs from native"; fail=1; }
   grep -qx "warp_tally: 10" "$work/det.$i" || { echo "run $i: the warps' updates did not land in warp order"; fail=1; }
   grep -qx "block_tally: 8" "$work/det.$i" || { echo "run $i: *total is not block 7's update of 0"; fail=1; }
+  grep -qx "warp_digits: 1234 1234" "$work/det.$i" || { echo "run $i: the warps' digits are not in warp order on both paths"; fail=1; }
+  grep -qx "add_next: start-state sums" "$work/det.$i" || { echo "run $i: add_next saw another thread's update"; fail=1; }
 done
-[ $fail -eq 0 ] && echo "updated_in_place: add_rows checked in one execution and run in place, equal to native; warp_tally 10 and block_tally 8 on every run, their races reported"
+[ $fail -eq 0 ] && echo "updated_in_place: add_rows checked in one execution and run in place, equal to native; warp_tally 10, block_tally 8, warp_digits 1234 on both paths and add_next's start-state sums on every run, their races reported"
 exit $fail

@@ -11,6 +11,15 @@
 //     blocks. Level B's probe finds the stores overlapping and checks as usual; deterministic mode
 //     undoes the in-place run and merges block copies, each block's update from the start state 0:
 //     block 7, the highest, gives 8 on every run.
+//   warp_digits: lane 0 of each of 4 warps appends its digit warp + 1 to *digits (*digits *= 10, then
+//     += warp + 1), the lower warps after a longer delay: a race between warps whose result depends
+//     on their order. In one block deterministic mode runs it in place: 1234 on every run. In two
+//     blocks, which both update *digits, it undoes the in-place run and runs block copies with the
+//     warps again in turns: 1234 as well (a copy per warp would leave the highest warp's digit: 4).
+//   add_next: data[i] += next[i] with next = data + 1, so each thread reads the element the next
+//     thread updates. A read pointer into the updated allocation: neither checked in one execution
+//     nor run in place. Level B reports block 0's last element, which depends on block 1's update;
+//     deterministic mode gives every element its sum with its start-state neighbour.
 #include <cstdint>
 #include <cstdio>
 #include <vector>
@@ -43,6 +52,20 @@ __global__ void block_tally(unsigned* total) {
   if (threadIdx.x == 0) *total += blockIdx.x + 1;
 }
 
+__global__ void warp_digits(unsigned* digits, unsigned* work) {
+  const unsigned warp = threadIdx.x / 32;
+  work[blockIdx.x * blockDim.x + threadIdx.x] = spin(threadIdx.x, (blockDim.x / 32 - 1 - warp) * 20000u);
+  if (threadIdx.x % 32 == 0) {
+    *digits *= 10u;
+    *digits += warp + 1;
+  }
+}
+
+__global__ void add_next(unsigned* data, const unsigned* next) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  data[i] += next[i];
+}
+
 int main() {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) return 77;
@@ -50,25 +73,39 @@ int main() {
   uint32_t seed = 31u;
   for (unsigned& v : data) v = (seed = seed * 1664525u + 1013904223u) >> 12;
   for (unsigned& v : offsets) v = (seed = seed * 1664525u + 1013904223u) >> 20;
-  unsigned *d_data, *d_offsets, *d_tally, *d_work, *d_total;
+  constexpr int kNext = 128;  // add_next's elements, read with one more
+  std::vector<unsigned> seq(kNext + 1);
+  for (unsigned& v : seq) v = ((seed = seed * 1664525u + 1013904223u) >> 20) + 1u;  // none 0
+  unsigned *d_data, *d_offsets, *d_tally, *d_work, *d_total, *d_digits, *d_seq;
   cudaMalloc(&d_data, data.size() * sizeof(unsigned));
   cudaMalloc(&d_offsets, offsets.size() * sizeof(unsigned));
   cudaMalloc(&d_tally, sizeof(unsigned));
-  cudaMalloc(&d_work, 128 * sizeof(unsigned));
+  cudaMalloc(&d_work, 256 * sizeof(unsigned));
+  cudaMalloc(&d_digits, 2 * sizeof(unsigned));
+  cudaMalloc(&d_seq, seq.size() * sizeof(unsigned));
   cudaMalloc(&d_total, sizeof(unsigned));
   cudaMemcpy(d_data, data.data(), data.size() * sizeof(unsigned), cudaMemcpyHostToDevice);
   cudaMemcpy(d_offsets, offsets.data(), offsets.size() * sizeof(unsigned), cudaMemcpyHostToDevice);
   cudaMemset(d_tally, 0, sizeof(unsigned));
   cudaMemset(d_total, 0, sizeof(unsigned));
+  cudaMemset(d_digits, 0, 2 * sizeof(unsigned));
+  cudaMemcpy(d_seq, seq.data(), seq.size() * sizeof(unsigned), cudaMemcpyHostToDevice);
 
   add_rows<<<kRows, kRow / 2>>>(d_data, d_offsets);
   warp_tally<<<1, 128>>>(d_tally, d_work);
   block_tally<<<kRows, 64>>>(d_total);
-  std::vector<unsigned> result(data.size());
-  unsigned tally = 0, total = 0;
+  warp_digits<<<1, 128>>>(d_digits, d_work);
+  warp_digits<<<2, 128>>>(d_digits + 1, d_work);
+  add_next<<<2, kNext / 2>>>(d_seq, d_seq + 1);
+  std::vector<unsigned> result(data.size()), sums(seq.size());
+  unsigned tally = 0, total = 0, digits[2] = {};
   cudaMemcpy(result.data(), d_data, result.size() * sizeof(unsigned), cudaMemcpyDeviceToHost);
   cudaMemcpy(&tally, d_tally, sizeof tally, cudaMemcpyDeviceToHost);
   cudaMemcpy(&total, d_total, sizeof total, cudaMemcpyDeviceToHost);
+  cudaMemcpy(digits, d_digits, sizeof digits, cudaMemcpyDeviceToHost);
+  cudaMemcpy(sums.data(), d_seq, sums.size() * sizeof(unsigned), cudaMemcpyDeviceToHost);
+  bool start_state_sums = sums[kNext] == seq[kNext];
+  for (int i = 0; i < kNext; ++i) start_state_sums = start_state_sums && sums[i] == seq[i] + seq[i + 1];
   bool rows_ok = true;
   for (size_t i = 0; i < data.size(); ++i)
     rows_ok = rows_ok && result[i] == data[i] + offsets[i / kRow] + (i % kRow >= kRow / 2 ? 1u : 0u);
@@ -77,5 +114,7 @@ int main() {
   std::printf("add_rows: %s %016llx\n", rows_ok ? "PASS" : "FAIL", (unsigned long long)h);
   std::printf("warp_tally: %u\n", tally);
   std::printf("block_tally: %u\n", total);
+  std::printf("warp_digits: %u %u\n", digits[0], digits[1]);
+  std::printf("add_next: %s\n", start_state_sums ? "start-state sums" : "other sums");
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }

@@ -773,7 +773,38 @@ void TranslationUnitAnalysis::analyzeFunction(FunctionFacts &facts) {
   userCalls_[&facts] = analyzer.calls;
 }
 
+// Every call in `body`, operator and member calls included.
+std::vector<const CallExpr *> callsIn(const Stmt *body) {
+  struct Calls : RecursiveASTVisitor<Calls> {
+    bool VisitCallExpr(CallExpr *call) {
+      found.push_back(call);
+      return true;
+    }
+    std::vector<const CallExpr *> found;
+  } calls;
+  calls.TraverseStmt(const_cast<Stmt *>(body));
+  return calls.found;
+}
+
 void TranslationUnitAnalysis::propagate() {
+  // A template's calls that resolve only where it is instantiated (`acc += v` with a T whose
+  // operator+= is a user function, `acc.add(v)`) are not in its pattern, which the analysis reads:
+  // its instantiations in this file name them. They count as its calls for what it reaches, and one
+  // to a function that writes memory or synchronizes refuses the template below (the pattern's text
+  // does not name the callee, so no call can be redirected to a checked copy).
+  std::map<const FunctionFacts *, std::vector<const CallExpr *>> instantiationCalls;
+  for (const FunctionFacts &f : functions_) {
+    const FunctionTemplateDecl *tmpl = f.fn->getDescribedFunctionTemplate();
+    if (!tmpl) continue;
+    std::set<const FunctionDecl *> named;  // callees the pattern names
+    for (const CallExpr *call : userCalls_[&f])
+      if (const FunctionDecl *callee = userCallee(call)) named.insert(callee);
+    for (const FunctionDecl *instance : tmpl->specializations())
+      if (const Stmt *body = instance->getBody())
+        for (const CallExpr *call : callsIn(body))
+          if (const FunctionDecl *callee = userCallee(call); callee && callee != f.fn && named.insert(callee).second)
+            instantiationCalls[&f].push_back(call);
+  }
   for (const FunctionFacts &f : functions_) {
     if (!f.barriers.empty()) synchronizes_.insert(f.fn);
     if (f.hasOwnEffects()) needsClone_.insert(f.fn);
@@ -787,14 +818,15 @@ void TranslationUnitAnalysis::propagate() {
   for (bool changed = true; changed;) {
     changed = false;
     for (FunctionFacts &f : functions_)
-      for (const CallExpr *call : userCalls_[&f]) {
-        const FunctionDecl *callee = userCallee(call);
-        if (!callee) continue;
-        if (synchronizes_.count(callee) && synchronizes_.insert(f.fn).second) changed = true;
-        if (needsClone_.count(callee) && needsClone_.insert(f.fn).second) changed = true;
-        if (auto it = untracedStore_.find(callee); it != untracedStore_.end() && untracedStore_.emplace(f.fn, it->second).second)
-          changed = true;
-      }
+      for (const auto *calls : {&userCalls_[&f], &instantiationCalls[&f]})
+        for (const CallExpr *call : *calls) {
+          const FunctionDecl *callee = userCallee(call);
+          if (!callee) continue;
+          if (synchronizes_.count(callee) && synchronizes_.insert(f.fn).second) changed = true;
+          if (needsClone_.count(callee) && needsClone_.insert(f.fn).second) changed = true;
+          if (auto it = untracedStore_.find(callee); it != untracedStore_.end() && untracedStore_.emplace(f.fn, it->second).second)
+            changed = true;
+        }
   }
   // An overloaded operator or conversion is called without its name (`a += b`): a call cannot be
   // redirected to a checked copy of it, so one that needs a copy refuses, and so do its callers.
@@ -803,6 +835,15 @@ void TranslationUnitAnalysis::propagate() {
       f.refusal = Refusal{"an overloaded operator or conversion that synchronizes or writes memory (" +
                               f.fn->getNameAsString() + ")",
                           f.fn->getLocation()};
+  for (FunctionFacts &f : functions_) {
+    for (const CallExpr *call : instantiationCalls[&f]) {
+      const FunctionDecl *callee = userCallee(call);
+      if (f.refusal.refused() || !needsClone_.count(callee)) continue;
+      f.refusal = Refusal{"a call that its template arguments resolve to " + callee->getQualifiedNameAsString() +
+                              ", which synchronizes or writes memory",
+                          call->getBeginLoc()};
+    }
+  }
   for (FunctionFacts &f : functions_) {
     for (const CallExpr *call : userCalls_[&f]) {
       const FunctionDecl *callee = userCallee(call);

@@ -87,7 +87,9 @@ __global__ void updates(const float *in, int *counts, Vec *acc, float *scaled, f
 // CHECK: ldcc_desc_8_globals[] = {{[{][{]}}"counts", 1, 0ull, 4ull, false, true}, {"acc", 2, 0ull, 8ull, false, true}, {"scaled", 3, 0ull, 4ull, false, true}, {"used", 4, 0ull, 4ull, false, false}, {"reread", 5, 0ull, 4ull, false, false}, {"helped", 6, 0ull, 4ull, false, false}, {"out", 7, 0ull, 4ull, true, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 
 // A template: `p[i] += t` may call a user operator found when T is known (one reading p[i + 1], say),
-// so neither kind is marked, not even for out's plain store.
+// so neither kind is marked, not even for out's plain store. Instantiated with such an operator, which
+// also stores, the template runs unchecked (golden test template_instantiation_calls); with float,
+// it is checked and still gets no marks.
 namespace user {
 struct Shift {};
 __device__ float &operator+=(float &a, Shift) { return a = a + (&a)[1]; }
@@ -98,7 +100,14 @@ __global__ void templated(float *p, float *out, T t) {
   p[i] += t;
   out[i] = 1.f;
 }
-// CHECK: ldcc_desc_9_globals[] = {{[{][{]}}"p", 0, 0ull, 4ull, false, false}, {"out", 1, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
+template <typename T>
+__global__ void templatedPlain(float *p, float *out, T t) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  p[i] += t;
+  out[i] = 1.f;
+}
+// CHECK: ldcc_desc_9 = {"templated", "check", {{.*}}, "a call that its template arguments resolve to user::operator+=, which synchronizes or writes memory", "{{.*}}/write_only_params.cu:100", ldcc_desc_9_globals, 0u, nullptr, false};
+// CHECK: ldcc_desc_10_globals[] = {{[{][{]}}"p", 0, 0ull, 4ull, false, false}, {"out", 1, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 
 void run(const float *in, float *f, float4 *p4, Vec *v, Table t, const float *const *rows, cudaTextureObject_t tex) {
   shapes<<<1, 64>>>(in, f, p4, v, v, f, f, f, f, f, f);
@@ -111,4 +120,8 @@ void run(const float *in, float *f, float4 *p4, Vec *v, Table t, const float *co
   lane_ids<<<1, 64>>>(f);
   updates<<<1, 64>>>(in, nullptr, v, f, f, f, f, f);
   templated<<<1, 64>>>(f, f, user::Shift{});
+  templatedPlain<<<1, 64>>>(f, f, 1.f);
 }
+
+// WARN: write_only_params.cu:100: warning: ldcc: kernel 'templated' runs unchecked: a call that its template arguments resolve to user::operator+=, which synchronizes or writes memory
+// WARN-NOT: warning

@@ -796,13 +796,23 @@ void TranslationUnitAnalysis::propagate() {
   for (const FunctionFacts &f : functions_) {
     const FunctionTemplateDecl *tmpl = f.fn->getDescribedFunctionTemplate();
     if (!tmpl) continue;
-    std::set<const FunctionDecl *> named;  // callees the pattern names
+    // What the pattern names: its resolved callees, and the names of its calls of free functions
+    // (`put(p, v)` on a dependent p, whose overload the clone's text reaches by name).
+    std::set<const FunctionDecl *> named;
+    std::set<std::string> namedFree;
     for (const CallExpr *call : userCalls_[&f])
       if (const FunctionDecl *callee = userCallee(call)) named.insert(callee);
+    for (const CallExpr *call : callsIn(f.fn->getBody()))
+      if (isa<UnresolvedLookupExpr, DeclRefExpr>(call->getCallee()->IgnoreParenImpCasts()) && !isa<CXXOperatorCallExpr>(call))
+        namedFree.insert(calleeName(call));
+    const auto reachedByName = [&](const FunctionDecl *callee) {
+      return !isa<CXXMethodDecl>(callee) && !callee->isOverloadedOperator() && namedFree.count(callee->getNameAsString());
+    };
     for (const FunctionDecl *instance : tmpl->specializations())
       if (const Stmt *body = instance->getBody())
         for (const CallExpr *call : callsIn(body))
-          if (const FunctionDecl *callee = userCallee(call); callee && callee != f.fn && named.insert(callee).second)
+          if (const FunctionDecl *callee = userCallee(call);
+              callee && callee != f.fn && !reachedByName(callee) && named.insert(callee).second)
             instantiationCalls[&f].push_back(call);
   }
   for (const FunctionFacts &f : functions_) {

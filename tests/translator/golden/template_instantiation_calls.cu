@@ -39,32 +39,49 @@ __global__ void sums(T *out, const T *in) {
   out[threadIdx.x] = in[threadIdx.x] + in[threadIdx.x + 1];
 }
 
-void run(float *f, Pair *p, const Pair *q, const float *g) {
+// A call of a free function by name reaches the overload the template arguments pick through the
+// clone's text (each overload gets a checked copy): checked.
+__device__ void put(float *p, float v) { *p = v; }
+__device__ void put(int *p, int v) { *p = v; }
+template <typename T>
+__global__ void fill(T *out) {
+  put(out + threadIdx.x, T(1));
+}
+
+void run(float *f, Pair *p, const Pair *q, const float *g, int *n) {
   accumulate<<<1, 64>>>(Acc{f}, 1.0f);
   accumulateByName<<<1, 64>>>(Acc{f}, 1.0f);
   throughHelper<<<1, 64>>>(Acc{f}, 1.0f);
   sums<<<1, 64>>>(p, q);
   sums<<<1, 64>>>(f, g);
+  fill<<<1, 64>>>(f);
+  fill<<<1, 64>>>(n);
 }
 
 // The three templates whose instantiation calls a storing function refuse, naming it and where the
-// call is; `sums` (built-in and non-storing operators) is checked.
+// call is; `sums` (built-in and non-storing operators) and `fill` (overloads reached by name) are
+// checked.
 // CHECK: ldcc_desc_0 = {"accumulate", "check", {{.*}}, "a call that its template arguments resolve to Acc::operator+=, which synchronizes or writes memory", "{{.*}}/template_instantiation_calls.cu:18", ldcc_desc_0_globals, 0u, nullptr, false};
 // CHECK: ldcc_desc_1 = {"accumulateByName", "check", {{.*}}, "a call that its template arguments resolve to Acc::add, which synchronizes or writes memory", "{{.*}}/template_instantiation_calls.cu:23", ldcc_desc_1_globals, 0u, nullptr, false};
 // CHECK: ldcc_desc_2 = {"throughHelper", "check", {{.*}}, "it calls addTwice, which cannot be checked: a call that its template arguments resolve to Acc::operator+=, which synchronizes or writes memory", "{{.*}}/template_instantiation_calls.cu:34", ldcc_desc_2_globals, 0u, nullptr, false};
 // CHECK: ldcc_desc_3 = {"sums", "check", {{.*}}, nullptr, nullptr, ldcc_desc_3_globals, 1u, nullptr, false};
+// CHECK: ldcc_desc_4 = {"fill", "check", {{.*}}, nullptr, nullptr, ldcc_desc_4_globals, 1u, nullptr, false};
 
-// No clone for the refused templates; sums gets its two.
+// No clone for the refused templates; sums and fill get their two.
 // CHECK-NOT: accumulate__ldcc_checked
 // CHECK-NOT: throughHelper__ldcc_checked
 // CHECK: __global__ void __launch_bounds__(64) sums__ldcc_checked(
 // CHECK: __global__ void __launch_bounds__(64) sums__ldcc_blocks(
+// CHECK: __global__ void __launch_bounds__(64) fill__ldcc_checked(
+// CHECK: __global__ void __launch_bounds__(64) fill__ldcc_blocks(
 
 // CHECK: ::ldcc::rt::launch_unchecked(::ldcc_desc_0, accumulate<Acc>, 1, 64, 0, 0, Acc{f}, 1.0f);
 // CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_1, accumulateByName<Acc>, 1, 64, 0, 0, Acc{f}, 1.0f);
 // CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_2, throughHelper<Acc>, 1, 64, 0, 0, Acc{f}, 1.0f);
 // CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_3, sums<Pair>, sums__ldcc_checked<Pair>, sums__ldcc_blocks<Pair>, 1, 64, 0, 0, p, q);
 // CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_3, sums<float>, sums__ldcc_checked<float>, sums__ldcc_blocks<float>, 1, 64, 0, 0, f, g);
+// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_4, fill<float>, fill__ldcc_checked<float>, fill__ldcc_blocks<float>, 1, 64, 0, 0, f);
+// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_4, fill<int>, fill__ldcc_checked<int>, fill__ldcc_blocks<int>, 1, 64, 0, 0, n);
 
 // WARN: template_instantiation_calls.cu:18: warning: ldcc: kernel 'accumulate' runs unchecked: a call that its template arguments resolve to Acc::operator+=, which synchronizes or writes memory
 // WARN-NEXT: template_instantiation_calls.cu:23: warning: ldcc: kernel 'accumulateByName' runs unchecked: a call that its template arguments resolve to Acc::add, which synchronizes or writes memory

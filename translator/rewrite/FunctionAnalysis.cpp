@@ -800,11 +800,11 @@ void TranslationUnitAnalysis::propagate() {
     // (`put(p, v)` on a dependent p, whose overload the clone's text reaches by name).
     std::set<const FunctionDecl *> named;
     std::set<std::string> namedFree;
-    for (const CallExpr *call : userCalls_[&f])
+    for (const CallExpr *call : userCalls_[&f]) {
       if (const FunctionDecl *callee = userCallee(call)) named.insert(callee);
-    for (const CallExpr *call : callsIn(f.fn->getBody()))
       if (isa<UnresolvedLookupExpr, DeclRefExpr>(call->getCallee()->IgnoreParenImpCasts()) && !isa<CXXOperatorCallExpr>(call))
         namedFree.insert(calleeName(call));
+    }
     const auto reachedByName = [&](const FunctionDecl *callee) {
       return !isa<CXXMethodDecl>(callee) && !callee->isOverloadedOperator() && namedFree.count(callee->getNameAsString());
     };

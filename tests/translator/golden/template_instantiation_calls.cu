@@ -48,6 +48,19 @@ __global__ void fill(T *out) {
   put(out + threadIdx.x, T(1));
 }
 
+// A call whose name the template's text shares with a system function (fmaxf, from CUDA's headers,
+// the only fmaxf declared there) resolves to the user's overload, found by argument-dependent lookup,
+// only where it is instantiated: the clone's text cannot reach a checked copy of it (its call is not
+// a user call, so it is not renamed), and the template refuses.
+template <typename T>
+__global__ void clampTo(T acc, float v) {
+  fmaxf(acc, v);
+}
+__device__ float fmaxf(Acc a, float v) {
+  a.out[threadIdx.x] = v;
+  return v;
+}
+
 void run(float *f, Pair *p, const Pair *q, const float *g, int *n) {
   accumulate<<<1, 64>>>(Acc{f}, 1.0f);
   accumulateByName<<<1, 64>>>(Acc{f}, 1.0f);
@@ -56,9 +69,10 @@ void run(float *f, Pair *p, const Pair *q, const float *g, int *n) {
   sums<<<1, 64>>>(f, g);
   fill<<<1, 64>>>(f);
   fill<<<1, 64>>>(n);
+  clampTo<<<1, 64>>>(Acc{f}, 1.0f);
 }
 
-// The three templates whose instantiation calls a storing function refuse, naming it and where the
+// The four templates whose instantiation calls a storing function refuse, naming it and where the
 // call is; `sums` (built-in and non-storing operators) and `fill` (overloads reached by name) are
 // checked.
 // CHECK: ldcc_desc_0 = {"accumulate", "check", {{.*}}, "a call that its template arguments resolve to Acc::operator+=, which synchronizes or writes memory", "{{.*}}/template_instantiation_calls.cu:18", ldcc_desc_0_globals, 0u, nullptr, false};
@@ -66,10 +80,12 @@ void run(float *f, Pair *p, const Pair *q, const float *g, int *n) {
 // CHECK: ldcc_desc_2 = {"throughHelper", "check", {{.*}}, "it calls addTwice, which cannot be checked: a call that its template arguments resolve to Acc::operator+=, which synchronizes or writes memory", "{{.*}}/template_instantiation_calls.cu:34", ldcc_desc_2_globals, 0u, nullptr, false};
 // CHECK: ldcc_desc_3 = {"sums", "check", {{.*}}, nullptr, nullptr, ldcc_desc_3_globals, 1u, nullptr, false};
 // CHECK: ldcc_desc_4 = {"fill", "check", {{.*}}, nullptr, nullptr, ldcc_desc_4_globals, 1u, nullptr, false};
+// CHECK: ldcc_desc_5 = {"clampTo", "check", {{.*}}, "a call that its template arguments resolve to fmaxf, which synchronizes or writes memory", "{{.*}}/template_instantiation_calls.cu:57", ldcc_desc_5_globals, 0u, nullptr, false};
 
 // No clone for the refused templates; sums and fill get their two.
 // CHECK-NOT: accumulate__ldcc_checked
 // CHECK-NOT: throughHelper__ldcc_checked
+// CHECK-NOT: clampTo__ldcc_checked
 // CHECK: __global__ void __launch_bounds__(64) sums__ldcc_checked(
 // CHECK: __global__ void __launch_bounds__(64) sums__ldcc_blocks(
 // CHECK: __global__ void __launch_bounds__(64) fill__ldcc_checked(
@@ -82,8 +98,10 @@ void run(float *f, Pair *p, const Pair *q, const float *g, int *n) {
 // CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_3, sums<float>, sums__ldcc_checked<float>, sums__ldcc_blocks<float>, 1, 64, 0, 0, f, g);
 // CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_4, fill<float>, fill__ldcc_checked<float>, fill__ldcc_blocks<float>, 1, 64, 0, 0, f);
 // CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_4, fill<int>, fill__ldcc_checked<int>, fill__ldcc_blocks<int>, 1, 64, 0, 0, n);
+// CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_5, clampTo<Acc>, 1, 64, 0, 0, Acc{f}, 1.0f);
 
 // WARN: template_instantiation_calls.cu:18: warning: ldcc: kernel 'accumulate' runs unchecked: a call that its template arguments resolve to Acc::operator+=, which synchronizes or writes memory
 // WARN-NEXT: template_instantiation_calls.cu:23: warning: ldcc: kernel 'accumulateByName' runs unchecked: a call that its template arguments resolve to Acc::add, which synchronizes or writes memory
 // WARN-NEXT: template_instantiation_calls.cu:34: warning: ldcc: kernel 'throughHelper' runs unchecked: it calls addTwice, which cannot be checked: a call that its template arguments resolve to Acc::operator+=, which synchronizes or writes memory
+// WARN-NEXT: template_instantiation_calls.cu:57: warning: ldcc: kernel 'clampTo' runs unchecked: a call that its template arguments resolve to fmaxf, which synchronizes or writes memory
 // WARN-NOT: warning

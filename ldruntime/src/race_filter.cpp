@@ -5,8 +5,16 @@
 #include <unordered_map>
 
 namespace ldcc {
+namespace {
 
-std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records) {
+// A target's element size in a per-target list; 1 where unknown.
+uint64_t element_size_in(const std::vector<uint64_t>& element_sizes, uint32_t target) {
+  return target < element_sizes.size() && element_sizes[target] ? element_sizes[target] : 1;
+}
+
+}  // namespace
+
+std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records, const ElementEnd& element_end) {
   // A racy launch logs tens of thousands of records in a few hundred identities (all but the byte
   // range: a block's pair of units in a region); one sort of all records by every field was most of
   // the host's work on scan_race's logs. Each identity gets its rank among the distinct identities.
@@ -46,15 +54,29 @@ std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records) {
     const auto begin = keys.begin() + group_start[g], end = keys.begin() + group_start[g + 1];
     if (!std::is_sorted(begin, end)) std::sort(begin, end);
     const size_t first = merged.size();
+    const uint32_t target = records[begin->index].target;
+    const auto reach_of = [&](uint64_t hi) { return element_end ? std::max(hi, element_end(target, hi)) : hi; };
+    uint64_t reach = 0;  // the merged range's end, or the end of its last element
     for (auto k = begin; k != end; ++k) {
-      if (merged.size() > first && k->lo <= merged.back().byte_hi) {
-        merged.back().byte_hi = std::max(merged.back().byte_hi, k->hi);
+      if (merged.size() > first && k->lo <= reach) {
+        if (k->hi > merged.back().byte_hi) {
+          merged.back().byte_hi = k->hi;
+          reach = reach_of(k->hi);
+        }
         continue;
       }
       merged.push_back(records[k->index]);
+      reach = reach_of(k->hi);
     }
   }
   return merged;
+}
+
+ElementEnd element_ends(std::vector<uint64_t> element_sizes) {
+  return [sizes = std::move(element_sizes)](uint32_t target, uint64_t hi) {
+    const uint64_t es = element_size_in(sizes, target);
+    return (hi + es - 1) / es * es;
+  };
 }
 
 std::vector<BlockMergedRecord> merge_record_blocks(const std::vector<RaceRecord>& records) {
@@ -100,7 +122,7 @@ std::vector<std::pair<uint32_t, RaceRecord>> kept_block_reads(const std::vector<
       if (raced) ++inconclusive;
       else kept.push_back(r);
     }
-    kept = coalesce_records(std::move(kept));
+    kept = coalesce_records(std::move(kept), element_ends(element_sizes));
     if (round < round_writes.size()) kept.insert(kept.end(), round_writes[round].begin(), round_writes[round].end());
     for (const RaceRecord& r : filter.next_round(kept))
       if (r.kind == uint32_t(RaceKind::ReadWrite)) reads.emplace_back(round, r);
@@ -136,7 +158,7 @@ std::vector<std::pair<uint64_t, uint64_t>> ByteRanges::subtract(uint64_t lo, uin
 }
 
 uint64_t RaceFilter::element_size(uint32_t target) const {
-  return target < element_sizes_.size() && element_sizes_[target] ? element_sizes_[target] : 1;
+  return element_size_in(element_sizes_, target);
 }
 
 void RaceFilter::add_elements(std::map<uint32_t, ByteRanges>& set, const RaceRecord& r) const {

@@ -12,6 +12,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <unordered_map>
 #include <vector>
@@ -22,10 +23,19 @@ namespace ldcc {
 
 // A launch's device records, fewer, before they become reports (a racy launch logs thousands: one
 // per chunk or byte, the same ones in every block):
-//   coalesce_records: records that differ only by byte ranges that overlap or touch become one;
+//   coalesce_records: records that differ only by byte ranges that overlap or touch become one; with
+//     `element_end`, also ranges that fall in one element or in neighbouring ones (a race is about
+//     elements: a byte both writers left as it was, an int's high byte, must not split a run of
+//     racing elements into one report per element);
 //   merge_record_blocks: the same record in several blocks is kept for its lowest block, with the
 //   number of other blocks that logged it (a register race: of other blocks and threads).
-std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records);
+// Where the element that holds byte `hi - 1` of a record's target ends: a range that starts before
+// then continues the one that ends at `hi` (`hi` itself where elements are bytes or unknown).
+using ElementEnd = std::function<uint64_t(uint32_t target, uint64_t hi)>;
+std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records, const ElementEnd& element_end = {});
+// The element ends of targets numbered as in `element_sizes` (level B's records: byte offsets from
+// the allocation's start; 0 or a missing size: bytes).
+ElementEnd element_ends(std::vector<uint64_t> element_sizes);
 struct BlockMergedRecord {
   RaceRecord record;
   uint64_t other_blocks = 0;

@@ -426,6 +426,27 @@ TEST(CoalesceRecords, MergesTouchingRangesOfOneRaceInOneBlock) {
   EXPECT_EQ(merged[4], in_block(record(RaceKind::WriteWrite, 0, 40, 48), 3, 0x00020003u));
 }
 
+// Level B's records of 4-byte elements: two writers that both change an int's low three bytes leave
+// its high byte equal to the start state, so the element's record ends a byte short of the next one.
+// With the element sizes such runs become one record; a whole element between them still splits,
+// and a target of 1-byte elements (or one without a size) merges only touching ranges.
+TEST(CoalesceRecords, MergesRangesInNeighbouringElementsWithElementSizes) {
+  const std::vector<RaceRecord> records = {
+      record(RaceKind::WriteWrite, 0, 400, 403), record(RaceKind::WriteWrite, 0, 404, 407),
+      record(RaceKind::WriteWrite, 0, 408, 411), record(RaceKind::WriteWrite, 0, 416, 419),  // element 103 skipped
+      record(RaceKind::WriteWrite, 0, 10, 11, 1), record(RaceKind::WriteWrite, 0, 12, 13, 1),
+      record(RaceKind::WriteWrite, 0, 20, 21, 2), record(RaceKind::WriteWrite, 0, 22, 23, 2)};
+  const std::vector<RaceRecord> by_elements = coalesce_records(records, element_ends({4, 1}));
+  ASSERT_EQ(by_elements.size(), 6u);
+  EXPECT_EQ(by_elements[0], record(RaceKind::WriteWrite, 0, 400, 411));
+  EXPECT_EQ(by_elements[1], record(RaceKind::WriteWrite, 0, 416, 419));
+  EXPECT_EQ(by_elements[2], record(RaceKind::WriteWrite, 0, 10, 11, 1));
+  EXPECT_EQ(by_elements[3], record(RaceKind::WriteWrite, 0, 12, 13, 1));
+  EXPECT_EQ(by_elements[4], record(RaceKind::WriteWrite, 0, 20, 21, 2));  // no size given: bytes
+  EXPECT_EQ(by_elements[5], record(RaceKind::WriteWrite, 0, 22, 23, 2));
+  EXPECT_EQ(coalesce_records(records).size(), records.size());  // without sizes nothing touches
+}
+
 // Against the definition on a racy launch's kind of log: records of a few identities (units, block,
 // region, target, kind) in any order, chunk ranges that touch, overlap, repeat or leave gaps. The
 // result is every identity's maximal touching runs, sorted by all fields.

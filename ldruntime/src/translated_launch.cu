@@ -357,6 +357,43 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
   return "";
 }
 
+// Per (kernel, device): its attributes, asked once, and the most dynamic shared memory it has been
+// allowed so far (cudaFuncGetAttributes and cudaFuncSetAttribute are driver calls, and a program makes
+// thousands of checked launches of a few kernels).
+struct KernelLimits {
+  cudaFuncAttributes attributes{};
+  uint64_t dynamic_allowed = 0;
+};
+std::mutex kernel_limits_mutex;
+std::map<std::pair<const void*, int>, KernelLimits> kernel_limits;
+
+KernelLimits& limits_of(const void* kernel, int device) {  // kernel_limits_mutex held
+  auto [it, fresh] = kernel_limits.try_emplace({kernel, device});
+  if (fresh && cudaFuncGetAttributes(&it->second.attributes, kernel) != cudaSuccess) cudaGetLastError();
+  return it->second;
+}
+
+cudaFuncAttributes attributes_of(const void* kernel, int device) {
+  std::lock_guard<std::mutex> lock(kernel_limits_mutex);
+  return limits_of(kernel, device).attributes;
+}
+
+// Whether `kernel` can take `bytes` of dynamic shared memory beside its static shared memory within
+// the device's opt-in limit, raising its limit when needed (the opt-in is needed wherever static and
+// dynamic shared memory together pass 48 KiB).
+bool fits_dynamic_shared(const void* kernel, int device, uint64_t bytes, uint64_t optin) {
+  std::lock_guard<std::mutex> lock(kernel_limits_mutex);
+  KernelLimits& k = limits_of(kernel, device);
+  if (k.attributes.sharedSizeBytes + bytes > optin) return false;
+  if (bytes <= k.dynamic_allowed) return true;
+  if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  k.dynamic_allowed = bytes;
+  return true;
+}
+
 // The layout queries' answers, per (clone, device).
 std::mutex layouts_mutex;
 std::map<std::pair<const void*, int>, std::vector<unsigned long long>> layouts;
@@ -547,19 +584,16 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   int optin = 0, sms = 0;
   cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  cudaFuncAttributes attributes{};
-  cudaFuncGetAttributes(&attributes, checked);
+  const cudaFuncAttributes attributes = attributes_of(checked, device);
   if (attributes.maxThreadsPerBlock > 0 && threads > uint32_t(attributes.maxThreadsPerBlock))
     return unchecked("its clone takes at most " + std::to_string(attributes.maxThreadsPerBlock) +
                      " threads per block (the largest constant block size of its launches in its file), this launch has " +
                      std::to_string(threads));
   size_t dynamic_bytes = 0;
   DeviceBuffer scratch, busy;
-  if (attributes.sharedSizeBytes + area <= uint64_t(optin) &&
-      cudaFuncSetAttribute(checked, cudaFuncAttributeMaxDynamicSharedMemorySize, int(area)) == cudaSuccess) {
+  if (fits_dynamic_shared(checked, device, area, uint64_t(optin))) {
     dynamic_bytes = area;
   } else {
-    cudaGetLastError();
     int per_sm = 0;
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, checked, int(threads), 0);
     const uint64_t slots = std::min<uint64_t>(blocks, uint64_t(std::max(per_sm, 1)) * std::max(sms, 1));
@@ -635,13 +669,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     // Level B's clone keeps one copy of the shared targets, in dynamic shared memory: about what the
     // original kernel has (its shared variables, aligned, and ldcc's block state).
     const size_t block_level_bytes = ctx.stride;
-    cudaFuncAttributes blocks_attributes{};
-    cudaFuncGetAttributes(&blocks_attributes, blocks_clone);
-    // (The opt-in is needed wherever static and dynamic shared memory together pass 48 KiB.)
-    const bool block_level_fits =
-        blocks_attributes.sharedSizeBytes + block_level_bytes <= uint64_t(optin) &&
-        cudaFuncSetAttribute(blocks_clone, cudaFuncAttributeMaxDynamicSharedMemorySize, int(block_level_bytes)) == cudaSuccess;
-    if (!block_level_fits) cudaGetLastError();
+    const bool block_level_fits = fits_dynamic_shared(blocks_clone, device, block_level_bytes, uint64_t(optin));
     const auto start_block_level = [&] {
       return cudaLaunchKernel(blocks_clone, grid, block, args, block_level_bytes, stream);
     };

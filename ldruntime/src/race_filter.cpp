@@ -29,7 +29,7 @@ std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records, const 
       id[i] = id[i - 1];
       continue;
     }
-    id[i] = rank_of.emplace(identity(records[i]), uint32_t(rank_of.size())).first->second;
+    id[i] = rank_of.try_emplace(identity(records[i]), uint32_t(rank_of.size())).first->second;
   }
   std::vector<std::pair<RaceRecord, uint32_t>> distinct(rank_of.begin(), rank_of.end());
   const auto fields = [](const RaceRecord& r) { return std::tie(r.kind, r.target, r.region, r.unit_a, r.unit_b, r.block); };
@@ -50,6 +50,7 @@ std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records, const 
   std::vector<uint32_t> next(group_start.begin(), group_start.end() - 1);
   for (size_t i = 0; i < records.size(); ++i) keys[next[rank[id[i]]]++] = Key{records[i].byte_lo, records[i].byte_hi, uint32_t(i)};
   std::vector<RaceRecord> merged;
+  merged.reserve(records.size());
   for (size_t g = 0; g + 1 < group_start.size(); ++g) {
     const auto begin = keys.begin() + group_start[g], end = keys.begin() + group_start[g + 1];
     if (!std::is_sorted(begin, end)) std::sort(begin, end);
@@ -84,7 +85,7 @@ std::vector<BlockMergedRecord> merge_record_blocks(const std::vector<RaceRecord>
   std::unordered_map<RaceRecord, size_t, RecordHash> first;  // record_key -> its index in out
   first.reserve(records.size());
   for (const RaceRecord& r : records) {
-    auto [it, inserted] = first.emplace(record_key(r), out.size());
+    auto [it, inserted] = first.try_emplace(record_key(r), out.size());
     if (inserted) {
       out.push_back({r, 0});
       continue;
@@ -102,7 +103,7 @@ void SeenRecords::drop_seen(std::vector<RaceRecord>& records) {
   const uint64_t call = ++calls_;
   size_t kept = 0;
   for (const RaceRecord& r : records) {
-    const auto [it, fresh] = seen_.emplace(record_key(r), call);
+    const auto [it, fresh] = seen_.try_emplace(record_key(r), call);
     if (fresh || it->second == call) records[kept++] = r;
   }
   records.resize(kept);

@@ -125,7 +125,7 @@ std::vector<uint32_t> string_ranks(const std::vector<Race>& races, const std::st
       of[i] = of[i - 1];
       continue;
     }
-    auto [it, fresh] = index.emplace(value, uint32_t(distinct.size()));
+    auto [it, fresh] = index.try_emplace(value, uint32_t(distinct.size()));
     if (fresh) distinct.push_back(it->first);
     of[i] = it->second;
   }
@@ -229,7 +229,7 @@ std::vector<std::vector<const Race*>> groups_of(const Race* begin, const Race* e
   using Key = std::tuple<RaceKind, std::string_view, std::string_view, std::string_view, std::string_view>;
   std::map<Key, size_t> index;
   for (const Race* r = begin; r != end; ++r) {
-    auto [it, fresh] = index.emplace(Key{r->kind, r->space, r->kernel, r->region, r->target}, groups.size());
+    auto [it, fresh] = index.try_emplace(Key{r->kind, r->space, r->kernel, r->region, r->target}, groups.size());
     if (fresh) groups.emplace_back();
     groups[it->second].push_back(r);
   }

@@ -61,7 +61,7 @@ void level_b(bool by_elements, uint32_t spills) {
     const size_t logged = log.size();
     auto start = Clock::now();
     const std::vector<ldcc::RaceRecord> coalesced =
-        ldcc::coalesce_records(std::move(log), by_elements ? ldcc::element_ends({4}) : ldcc::ElementEnd{});
+        ldcc::coalesce_records(std::move(log), by_elements ? ldcc::by_elements({4}) : ldcc::Continues{});
     const double t_coalesce = ms_since(start);
     start = Clock::now();
     ldcc::LaunchResult result;

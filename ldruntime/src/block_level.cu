@@ -550,7 +550,7 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
       cudaMemcpy(round_read.data(), arena.read_records.get(), reads * sizeof(RaceRecord), cudaMemcpyDeviceToHost);
     }
     // Write-write records become reports now (read-write records never change which of them are new).
-    std::vector<RaceRecord>& writes = round_writes.emplace_back(coalesce_records(std::move(records), element_ends(element_sizes)));
+    std::vector<RaceRecord>& writes = round_writes.emplace_back(coalesce_records(std::move(records), by_elements(element_sizes)));
     for (const RaceRecord& r : filter.next_round(writes)) found.emplace_back(round, r);
     PhaseProfile::end("reports: level B's log");
     if (timed) {

@@ -12,9 +12,12 @@ uint64_t element_size_in(const std::vector<uint64_t>& element_sizes, uint32_t ta
   return target < element_sizes.size() && element_sizes[target] ? element_sizes[target] : 1;
 }
 
+// Where the element of `size` bytes (counted from `base`) that holds byte `hi - 1` ends.
+uint64_t element_end(uint64_t base, uint64_t size, uint64_t hi) { return base + (hi - base + size - 1) / size * size; }
+
 }  // namespace
 
-std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records, const ElementEnd& element_end) {
+std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records, const Continues& continues) {
   // A racy launch logs tens of thousands of records in a few hundred identities (all but the byte
   // range: a block's pair of units in a region); one sort of all records by every field was most of
   // the host's work on scan_race's logs. Each identity gets its rank among the distinct identities.
@@ -56,27 +59,35 @@ std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records, const 
     if (!std::is_sorted(begin, end)) std::sort(begin, end);
     const size_t first = merged.size();
     const uint32_t target = records[begin->index].target;
-    const auto reach_of = [&](uint64_t hi) { return element_end ? std::max(hi, element_end(target, hi)) : hi; };
-    uint64_t reach = 0;  // the merged range's end, or the end of its last element
     for (auto k = begin; k != end; ++k) {
-      if (merged.size() > first && k->lo <= reach) {
-        if (k->hi > merged.back().byte_hi) {
-          merged.back().byte_hi = k->hi;
-          reach = reach_of(k->hi);
+      if (merged.size() > first) {
+        RaceRecord& last = merged.back();
+        if (continues ? continues(target, last.byte_hi, k->lo) : k->lo <= last.byte_hi) {
+          last.byte_hi = std::max(last.byte_hi, k->hi);
+          continue;
         }
-        continue;
       }
       merged.push_back(records[k->index]);
-      reach = reach_of(k->hi);
     }
   }
   return merged;
 }
 
-ElementEnd element_ends(std::vector<uint64_t> element_sizes) {
-  return [sizes = std::move(element_sizes)](uint32_t target, uint64_t hi) {
-    const uint64_t es = element_size_in(sizes, target);
-    return (hi + es - 1) / es * es;
+Continues by_elements(std::vector<uint64_t> element_sizes) {
+  return [sizes = std::move(element_sizes)](uint32_t target, uint64_t hi, uint64_t lo) {
+    return lo <= element_end(0, element_size_in(sizes, target), hi);
+  };
+}
+
+Continues by_layout(std::vector<LayoutVariable> shared, std::vector<uint64_t> global_element_sizes) {
+  return [shared = std::move(shared), global = by_elements(std::move(global_element_sizes))](uint32_t target, uint64_t hi,
+                                                                                             uint64_t lo) {
+    if (target & kRegisterTarget) return lo <= hi;
+    if (target & kGlobalTarget) return global(target & ~kGlobalTarget, hi, lo);
+    for (const LayoutVariable& v : shared)
+      if (hi > v.offset && hi <= v.offset + v.bytes)
+        return lo < v.offset + v.bytes && lo <= element_end(v.offset, std::max<uint64_t>(1, v.element_size), hi);
+    return lo <= hi;
   };
 }
 
@@ -123,7 +134,7 @@ std::vector<std::pair<uint32_t, RaceRecord>> kept_block_reads(const std::vector<
       if (raced) ++inconclusive;
       else kept.push_back(r);
     }
-    kept = coalesce_records(std::move(kept), element_ends(element_sizes));
+    kept = coalesce_records(std::move(kept), by_elements(element_sizes));
     if (round < round_writes.size()) kept.insert(kept.end(), round_writes[round].begin(), round_writes[round].end());
     for (const RaceRecord& r : filter.next_round(kept))
       if (r.kind == uint32_t(RaceKind::ReadWrite)) reads.emplace_back(round, r);

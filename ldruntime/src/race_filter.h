@@ -24,18 +24,26 @@ namespace ldcc {
 // A launch's device records, fewer, before they become reports (a racy launch logs thousands: one
 // per chunk or byte, the same ones in every block):
 //   coalesce_records: records that differ only by byte ranges that overlap or touch become one; with
-//     `element_end`, also ranges that fall in one element or in neighbouring ones (a race is about
-//     elements: a byte both writers left as it was, an int's high byte, must not split a run of
-//     racing elements into one report per element);
+//     `continues` (by_elements, by_layout), ranges that fall in one element or in neighbouring ones
+//     of one variable (a race is about elements: a byte both writers left as it was, an int's high
+//     byte, must not split a run of racing elements into one report per element);
 //   merge_record_blocks: the same record in several blocks is kept for its lowest block, with the
 //   number of other blocks that logged it (a register race: of other blocks and threads).
-// Where the element that holds byte `hi - 1` of a record's target ends: a range that starts before
-// then continues the one that ends at `hi` (`hi` itself where elements are bytes or unknown).
-using ElementEnd = std::function<uint64_t(uint32_t target, uint64_t hi)>;
-std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records, const ElementEnd& element_end = {});
-// The element ends of targets numbered as in `element_sizes` (level B's records: byte offsets from
-// the allocation's start; 0 or a missing size: bytes).
-ElementEnd element_ends(std::vector<uint64_t> element_sizes);
+// Whether a range of a record's target that starts at `lo` continues the one that ends at `hi` (the
+// ranges of one identity are merged in the order of their starts, so lo is at least that one's start).
+using Continues = std::function<bool(uint32_t target, uint64_t hi, uint64_t lo)>;
+std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records, const Continues& continues = {});
+// Targets numbered as in `element_sizes`, each a variable of its own (level B's allocations: byte
+// offsets from the allocation's start; 0 or a missing size: bytes): a range continues in the element
+// where the other ends or the next one.
+Continues by_elements(std::vector<uint64_t> element_sizes);
+// Level W's records (translated_launch.cu): shared ones by the layout variable that holds their last
+// byte (never into the next variable), global ones (kGlobalTarget | i) by global_element_sizes[i],
+// register ones (their range is a thread's index) where they overlap or touch.
+struct LayoutVariable {
+  uint64_t offset, bytes, element_size;
+};
+Continues by_layout(std::vector<LayoutVariable> shared, std::vector<uint64_t> global_element_sizes);
 struct BlockMergedRecord {
   RaceRecord record;
   uint64_t other_blocks = 0;

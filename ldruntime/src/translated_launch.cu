@@ -200,19 +200,13 @@ struct Launch {
   // a few regions, and each text formats two source positions).
   mutable std::unordered_map<uint32_t, std::string> region_texts;
 
-  // Where the element holding byte `hi - 1` of a level W record's target ends (coalesce_records):
-  // shared targets by their offset in the layout, global ones by their allocation's element size; a
-  // register record's range is a thread, not bytes.
-  uint64_t element_end(uint32_t target, uint64_t hi) const {
-    if (target & kRegisterTarget) return hi;
-    if (target & kGlobalTarget) {
-      const uint32_t i = target & ~kGlobalTarget;
-      return i < globals.size() ? (hi + globals[i].element_size - 1) / globals[i].element_size * globals[i].element_size : hi;
-    }
-    for (const TargetLayout& t : targets)
-      if (hi > t.offset && hi <= t.offset + t.bytes)
-        return t.offset + (hi - t.offset + t.element_size - 1) / t.element_size * t.element_size;
-    return hi;
+  // How level W's records merge (coalesce_records): by the elements of the variable they are in.
+  Continues record_continues() const {
+    std::vector<LayoutVariable> shared;
+    for (const TargetLayout& t : targets) shared.push_back({t.offset, t.bytes, t.element_size});
+    std::vector<uint64_t> global_sizes;
+    for (const GlobalAllocation& g : globals) global_sizes.push_back(g.element_size);
+    return by_layout(std::move(shared), std::move(global_sizes));
   }
 
   Race race_from(const RaceRecord& r) const {
@@ -800,8 +794,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     std::lock_guard<std::mutex> lock(seen_mutex);
     seen_records[checked].drop_seen(log);
   }
-  const auto element_end = [&launch](uint32_t target, uint64_t hi) { return launch.element_end(target, hi); };
-  for (const BlockMergedRecord& m : merge_record_blocks(coalesce_records(std::move(log), element_end))) {
+  for (const BlockMergedRecord& m : merge_record_blocks(coalesce_records(std::move(log), launch.record_continues()))) {
     races.push_back(launch.race_from(m.record));
     races.back().other_blocks = m.other_blocks;
   }

@@ -436,15 +436,37 @@ TEST(CoalesceRecords, MergesRangesInNeighbouringElementsWithElementSizes) {
       record(RaceKind::WriteWrite, 0, 408, 411), record(RaceKind::WriteWrite, 0, 416, 419),  // element 103 skipped
       record(RaceKind::WriteWrite, 0, 10, 11, 1), record(RaceKind::WriteWrite, 0, 12, 13, 1),
       record(RaceKind::WriteWrite, 0, 20, 21, 2), record(RaceKind::WriteWrite, 0, 22, 23, 2)};
-  const std::vector<RaceRecord> by_elements = coalesce_records(records, element_ends({4, 1}));
-  ASSERT_EQ(by_elements.size(), 6u);
-  EXPECT_EQ(by_elements[0], record(RaceKind::WriteWrite, 0, 400, 411));
-  EXPECT_EQ(by_elements[1], record(RaceKind::WriteWrite, 0, 416, 419));
-  EXPECT_EQ(by_elements[2], record(RaceKind::WriteWrite, 0, 10, 11, 1));
-  EXPECT_EQ(by_elements[3], record(RaceKind::WriteWrite, 0, 12, 13, 1));
-  EXPECT_EQ(by_elements[4], record(RaceKind::WriteWrite, 0, 20, 21, 2));  // no size given: bytes
-  EXPECT_EQ(by_elements[5], record(RaceKind::WriteWrite, 0, 22, 23, 2));
+  const std::vector<RaceRecord> merged = coalesce_records(records, by_elements({4, 1}));
+  ASSERT_EQ(merged.size(), 6u);
+  EXPECT_EQ(merged[0], record(RaceKind::WriteWrite, 0, 400, 411));
+  EXPECT_EQ(merged[1], record(RaceKind::WriteWrite, 0, 416, 419));
+  EXPECT_EQ(merged[2], record(RaceKind::WriteWrite, 0, 10, 11, 1));
+  EXPECT_EQ(merged[3], record(RaceKind::WriteWrite, 0, 12, 13, 1));
+  EXPECT_EQ(merged[4], record(RaceKind::WriteWrite, 0, 20, 21, 2));  // no size given: bytes
+  EXPECT_EQ(merged[5], record(RaceKind::WriteWrite, 0, 22, 23, 2));
   EXPECT_EQ(coalesce_records(records).size(), records.size());  // without sizes nothing touches
+}
+
+// Level W's records: shared ones by the layout variable they are in (int a[4] at 0, int b[4] at 16):
+// neighbouring elements of a merge, a[3] and b[0] stay apart though their bytes touch; global ones by
+// their allocation's element size; register ones (a thread's index) only where they touch.
+TEST(CoalesceRecords, LevelWRecordsMergeWithinOneVariable) {
+  const Continues continues = by_layout({{0, 16, 4}, {16, 16, 4}}, {8});
+  const auto in = [](uint32_t target, uint64_t lo, uint64_t hi) {
+    return RaceRecord{uint32_t(RaceKind::WriteWrite), target, 0, 1, lo, hi};
+  };
+  const std::vector<RaceRecord> merged = coalesce_records(
+      {in(0, 0, 3), in(0, 4, 7), in(0, 12, 16), in(0, 16, 20), in(kGlobalTarget, 0, 5), in(kGlobalTarget, 8, 13),
+       in(kRegisterTarget | 2, 5, 6), in(kRegisterTarget | 2, 7, 8), in(kRegisterTarget | 2, 8, 9)},
+      continues);
+  ASSERT_EQ(merged.size(), 6u);
+  EXPECT_EQ(merged[0], in(0, 0, 7));
+  EXPECT_EQ(merged[1], in(0, 12, 16));
+  EXPECT_EQ(merged[2], in(0, 16, 20));
+  EXPECT_EQ(merged[3], in(kGlobalTarget, 0, 13));
+  EXPECT_EQ(merged[4], in(kRegisterTarget | 2, 5, 6));
+  EXPECT_EQ(merged[5], in(kRegisterTarget | 2, 7, 9));
+  EXPECT_EQ(coalesce_records({in(0, 12, 16), in(0, 16, 20)}).size(), 1u);  // bytes alone: one range over both
 }
 
 // Against the definition on a racy launch's kind of log: records of a few identities (units, block,

@@ -12,8 +12,23 @@ uint64_t element_size_in(const std::vector<uint64_t>& element_sizes, uint32_t ta
   return target < element_sizes.size() && element_sizes[target] ? element_sizes[target] : 1;
 }
 
-// Where the element of `size` bytes (counted from `base`) that holds byte `hi - 1` ends.
-uint64_t element_end(uint64_t base, uint64_t size, uint64_t hi) { return base + (hi - base + size - 1) / size * size; }
+// The record over each of `ranges` instead of its own range.
+std::vector<RaceRecord> pieces_of(const RaceRecord& r, const std::vector<std::pair<uint64_t, uint64_t>>& ranges) {
+  std::vector<RaceRecord> pieces;
+  for (auto [lo, hi] : ranges) {
+    RaceRecord piece = r;
+    piece.byte_lo = lo;
+    piece.byte_hi = hi;
+    pieces.push_back(piece);
+  }
+  return pieces;
+}
+
+// Elements of `size` bytes counted from `base`: whether the element holding byte `lo` is the one
+// holding byte `hi - 1` or an earlier one, or the next one.
+bool same_or_next_element(uint64_t base, uint64_t size, uint64_t hi, uint64_t lo) {
+  return (lo - base) / size <= (hi - 1 - base) / size + 1;
+}
 
 }  // namespace
 
@@ -75,7 +90,7 @@ std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records, const 
 
 Continues by_elements(std::vector<uint64_t> element_sizes) {
   return [sizes = std::move(element_sizes)](uint32_t target, uint64_t hi, uint64_t lo) {
-    return lo <= element_end(0, element_size_in(sizes, target), hi);
+    return lo <= hi || same_or_next_element(0, element_size_in(sizes, target), hi, lo);
   };
 }
 
@@ -86,7 +101,7 @@ Continues by_layout(std::vector<LayoutVariable> shared, std::vector<uint64_t> gl
     if (target & kGlobalTarget) return global(target & ~kGlobalTarget, hi, lo);
     for (const LayoutVariable& v : shared)
       if (hi > v.offset && hi <= v.offset + v.bytes)
-        return lo < v.offset + v.bytes && lo <= element_end(v.offset, std::max<uint64_t>(1, v.element_size), hi);
+        return lo < v.offset + v.bytes && (lo <= hi || same_or_next_element(v.offset, std::max<uint64_t>(1, v.element_size), hi, lo));
     return lo <= hi;
   };
 }
@@ -140,8 +155,8 @@ std::vector<std::pair<uint32_t, RaceRecord>> kept_block_reads(const std::vector<
       if (r.kind == uint32_t(RaceKind::ReadWrite)) reads.emplace_back(round, r);
   }
   std::vector<std::pair<uint32_t, RaceRecord>> out;
-  for (const auto& read : reads)
-    if (filter.survives(read.second)) out.push_back(read);
+  for (const auto& [round, read] : reads)
+    for (const RaceRecord& part : filter.surviving_parts(read)) out.emplace_back(round, part);
   return out;
 }
 
@@ -178,10 +193,10 @@ void RaceFilter::add_elements(std::map<uint32_t, ByteRanges>& set, const RaceRec
   set[r.target].add(r.byte_lo / es * es, (r.byte_hi + es - 1) / es * es);
 }
 
-bool RaceFilter::survives(const RaceRecord& r) const {
-  if (r.kind != uint32_t(RaceKind::ReadWrite)) return true;
-  auto ww = reported_ww_.find(r.target);
-  return ww == reported_ww_.end() || !ww->second.subtract(r.byte_lo, r.byte_hi).empty();
+std::vector<RaceRecord> RaceFilter::surviving_parts(const RaceRecord& r) const {
+  const auto ww = reported_ww_.find(r.target);
+  if (r.kind != uint32_t(RaceKind::ReadWrite) || ww == reported_ww_.end()) return {r};
+  return pieces_of(r, ww->second.subtract(r.byte_lo, r.byte_hi));
 }
 
 std::vector<RaceRecord> RaceFilter::next_round(const std::vector<RaceRecord>& records) {
@@ -193,14 +208,9 @@ std::vector<RaceRecord> RaceFilter::next_round(const std::vector<RaceRecord>& re
   for (const RaceRecord& r : records) {
     auto& reported = (r.kind == uint32_t(RaceKind::WriteWrite) ? reported_ww_ : reported_any_)[r.target];
     for (auto [lo, hi] : reported.subtract(r.byte_lo, r.byte_hi)) {
-      auto pieces = r.kind == uint32_t(RaceKind::ReadWrite) ? ww_now[r.target].subtract(lo, hi)
-                                                            : std::vector<std::pair<uint64_t, uint64_t>>{{lo, hi}};
-      for (auto [plo, phi] : pieces) {
-        RaceRecord piece = r;
-        piece.byte_lo = plo;
-        piece.byte_hi = phi;
-        fresh.push_back(piece);
-      }
+      const auto ranges = r.kind == uint32_t(RaceKind::ReadWrite) ? ww_now[r.target].subtract(lo, hi)
+                                                                  : std::vector<std::pair<uint64_t, uint64_t>>{{lo, hi}};
+      for (const RaceRecord& piece : pieces_of(r, ranges)) fresh.push_back(piece);
     }
   }
   for (const RaceRecord& r : fresh) {

@@ -24,9 +24,9 @@ namespace ldcc {
 // A launch's device records, fewer, before they become reports (a racy launch logs thousands: one
 // per chunk or byte, the same ones in every block):
 //   coalesce_records: records that differ only by byte ranges that overlap or touch become one; with
-//     `continues` (by_elements, by_layout), ranges that fall in one element or in neighbouring ones
-//     of one variable (a race is about elements: a byte both writers left as it was, an int's high
-//     byte, must not split a run of racing elements into one report per element);
+//     `continues` (by_elements, by_layout), ranges in one element or in the next one of the same
+//     variable (a race is about elements: bytes both writers left as they were, an int's high byte
+//     or a float's low bytes, must not split a run of racing elements into one report per element);
 //   merge_record_blocks: the same record in several blocks is kept for its lowest block, with the
 //   number of other blocks that logged it (a register race: of other blocks and threads).
 // Whether a range of a record's target that starts at `lo` continues the one that ends at `hi` (the
@@ -34,8 +34,8 @@ namespace ldcc {
 using Continues = std::function<bool(uint32_t target, uint64_t hi, uint64_t lo)>;
 std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records, const Continues& continues = {});
 // Targets numbered as in `element_sizes`, each a variable of its own (level B's allocations: byte
-// offsets from the allocation's start; 0 or a missing size: bytes): a range continues in the element
-// where the other ends or the next one.
+// offsets from the allocation's start; 0 or a missing size: bytes): a range that starts in the element
+// where the other ends, or in the next one, continues it.
 Continues by_elements(std::vector<uint64_t> element_sizes);
 // Level W's records (translated_launch.cu): shared ones by the layout variable that holds their last
 // byte (never into the next variable), global ones (kGlobalTarget | i) by global_element_sizes[i],
@@ -94,8 +94,11 @@ class RaceFilter {
   explicit RaceFilter(std::vector<uint64_t> element_sizes = {}) : element_sizes_(std::move(element_sizes)) {}
   // Returns the new records of one round, split where parts were already reported.
   std::vector<RaceRecord> next_round(const std::vector<RaceRecord>& records);
-  // Whether a record of any round survives the whole check (see above); call after the last round.
-  bool survives(const RaceRecord& record) const;
+  // The parts of a record of any round that survive the whole check (see above): a read-write
+  // record less the elements of every write-write race, a write-write record whole; call after the
+  // last round.
+  std::vector<RaceRecord> surviving_parts(const RaceRecord& record) const;
+  bool survives(const RaceRecord& record) const { return !surviving_parts(record).empty(); }
 
  private:
   uint64_t element_size(uint32_t target) const;

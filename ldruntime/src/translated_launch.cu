@@ -356,15 +356,16 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
 // thousands of checked launches of a few kernels).
 struct KernelLimits {
   cudaFuncAttributes attributes{};
+  bool known = false;  // the attributes were given (a failed query is asked again, as before the cache)
   uint64_t dynamic_allowed = 0;
 };
 std::mutex kernel_limits_mutex;
 std::map<std::pair<const void*, int>, KernelLimits> kernel_limits;
 
 KernelLimits& limits_of(const void* kernel, int device) {  // kernel_limits_mutex held
-  auto [it, fresh] = kernel_limits.try_emplace({kernel, device});
-  if (fresh && cudaFuncGetAttributes(&it->second.attributes, kernel) != cudaSuccess) cudaGetLastError();
-  return it->second;
+  KernelLimits& k = kernel_limits[{kernel, device}];
+  if (!k.known) k.known = cudaFuncGetAttributes(&k.attributes, kernel) == cudaSuccess;
+  return k;
 }
 
 cudaFuncAttributes attributes_of(const void* kernel, int device) {

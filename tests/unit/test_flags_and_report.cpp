@@ -357,6 +357,20 @@ TEST(RaceFilter, ReadWriteOfAnEarlierRoundIsAbsorbedByALaterWriteWriteOnItsEleme
   EXPECT_TRUE(filter.survives(last[0]));
 }
 
+// A read-write record over several elements (merged by elements) loses only the elements a later
+// round's write-write race covers; the rest of it survives as its own parts.
+TEST(RaceFilter, ALaterWriteWriteRaceCutsItsElementsOutOfAMergedRead) {
+  RaceFilter filter({4});
+  const auto first = filter.next_round({record(RaceKind::ReadWrite, 0, 400, 411)});  // elements 100 .. 102
+  ASSERT_EQ(first.size(), 1u);
+  filter.next_round({record(RaceKind::WriteWrite, 0, 404, 405)});  // element 101
+  const std::vector<RaceRecord> parts = filter.surviving_parts(first[0]);
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0], record(RaceKind::ReadWrite, 0, 400, 404));
+  EXPECT_EQ(parts[1], record(RaceKind::ReadWrite, 0, 408, 411));
+  EXPECT_EQ(filter.surviving_parts(record(RaceKind::WriteWrite, 3, 404, 405)).size(), 1u);  // ww: whole
+}
+
 TEST(RaceFilter, LaterRoundsReportOnlyNewBytes) {
   RaceFilter filter;
   EXPECT_EQ(filter.next_round({record(RaceKind::WriteWrite, 0, 0, 4)}).size(), 1u);
@@ -445,6 +459,14 @@ TEST(CoalesceRecords, MergesRangesInNeighbouringElementsWithElementSizes) {
   EXPECT_EQ(merged[4], record(RaceKind::WriteWrite, 0, 20, 21, 2));  // no size given: bytes
   EXPECT_EQ(merged[5], record(RaceKind::WriteWrite, 0, 22, 23, 2));
   EXPECT_EQ(coalesce_records(records).size(), records.size());  // without sizes nothing touches
+  // Records that start inside the next element (an int whose low byte, a float whose low two bytes
+  // both writers left as they were) join too.
+  const std::vector<RaceRecord> mid = {record(RaceKind::WriteWrite, 0, 401, 404), record(RaceKind::WriteWrite, 0, 405, 408),
+                                       record(RaceKind::WriteWrite, 0, 410, 412), record(RaceKind::WriteWrite, 0, 418, 420)};
+  const std::vector<RaceRecord> joined = coalesce_records(mid, by_elements({4}));
+  ASSERT_EQ(joined.size(), 2u);  // elements 100 .. 102, then 104 (103 skipped)
+  EXPECT_EQ(joined[0], record(RaceKind::WriteWrite, 0, 401, 412));
+  EXPECT_EQ(joined[1], record(RaceKind::WriteWrite, 0, 418, 420));
 }
 
 // Level W's records: shared ones by the layout variable they are in (int a[4] at 0, int b[4] at 16):
@@ -456,11 +478,11 @@ TEST(CoalesceRecords, LevelWRecordsMergeWithinOneVariable) {
     return RaceRecord{uint32_t(RaceKind::WriteWrite), target, 0, 1, lo, hi};
   };
   const std::vector<RaceRecord> merged = coalesce_records(
-      {in(0, 0, 3), in(0, 4, 7), in(0, 12, 16), in(0, 16, 20), in(kGlobalTarget, 0, 5), in(kGlobalTarget, 8, 13),
+      {in(0, 1, 3), in(0, 5, 7), in(0, 12, 16), in(0, 16, 20), in(kGlobalTarget, 0, 5), in(kGlobalTarget, 9, 13),
        in(kRegisterTarget | 2, 5, 6), in(kRegisterTarget | 2, 7, 8), in(kRegisterTarget | 2, 8, 9)},
       continues);
   ASSERT_EQ(merged.size(), 6u);
-  EXPECT_EQ(merged[0], in(0, 0, 7));
+  EXPECT_EQ(merged[0], in(0, 1, 7));
   EXPECT_EQ(merged[1], in(0, 12, 16));
   EXPECT_EQ(merged[2], in(0, 16, 20));
   EXPECT_EQ(merged[3], in(kGlobalTarget, 0, 13));

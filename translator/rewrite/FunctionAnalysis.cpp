@@ -796,8 +796,10 @@ void TranslationUnitAnalysis::propagate() {
   for (const FunctionFacts &f : functions_) {
     const FunctionTemplateDecl *tmpl = f.fn->getDescribedFunctionTemplate();
     if (!tmpl) continue;
-    // What the pattern names: its resolved callees, and the names of its calls of free functions
-    // (`put(p, v)` on a dependent p, whose overload the clone's text reaches by name).
+    // What the pattern names: its resolved callees, and the names of its calls of free user functions
+    // (`put(p, v)` on a dependent p: the clone renames such a call, so its text reaches the checked
+    // copy of whichever overload an instantiation picks; a call whose only candidate where the
+    // template is written is a system function is not renamed, and names nothing).
     std::set<const FunctionDecl *> named;
     std::set<std::string> namedFree;
     for (const CallExpr *call : userCalls_[&f]) {

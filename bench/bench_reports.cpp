@@ -55,46 +55,44 @@ std::vector<ldcc::RaceRecord> level_b_log(std::mt19937& rng, uint32_t spills) {
 void level_b(bool by_elements, uint32_t spills) {
   std::printf("| records merged by | records | races | coalesce records | build races | coalesce races | process report | total ms |\n"
               "|---|---:|---:|---:|---:|---:|---:|---:|\n");
-  {
-    std::mt19937 rng(7);
-    std::vector<ldcc::RaceRecord> log = level_b_log(rng, spills);
-    const size_t logged = log.size();
-    auto start = Clock::now();
-    const std::vector<ldcc::RaceRecord> coalesced =
-        ldcc::coalesce_records(std::move(log), by_elements ? ldcc::by_elements({4}) : ldcc::Continues{});
-    const double t_coalesce = ms_since(start);
-    start = Clock::now();
-    ldcc::LaunchResult result;
-    result.checked = true;
-    result.kernel = by_elements ? "findRangeK_elements" : "findRangeK_bytes";
-    for (const ldcc::RaceRecord& r : coalesced) {
-      ldcc::Race race;  // as block_level.cu's race_from makes it
-      race.kind = ldcc::RaceKind::WriteWrite;
-      race.space = "global";
-      race.kernel = result.kernel;
-      race.region = "from kernel entry at btree_race.cu:87:17 to kernel exit at btree_race.cu:125:1";
-      race.unit_kind = "block";
-      race.target = "range_vals";
-      race.element_size = 4;
-      race.byte_lo = r.byte_lo;
-      race.byte_hi = r.byte_hi;
-      race.element = "range_vals[" + std::to_string(r.byte_lo / 4) + ".." + std::to_string((r.byte_hi - 1) / 4) + "]";
-      race.units_a = {r.unit_a};
-      race.units_b = {r.unit_b};
-      race.units_text = "block (" + std::to_string(r.unit_a) + ",0,0) and block (" + std::to_string(r.unit_b) + ",0,0) both wrote it";
-      result.races.push_back(std::move(race));
-    }
-    const double t_build = ms_since(start);
-    start = Clock::now();
-    result.races = ldcc::coalesce(std::move(result.races));
-    const double t_races = ms_since(start);
-    const size_t races = result.races.size();
-    start = Clock::now();
-    ldcc::ProcessReport::instance().add(std::move(result));
-    const double t_add = ms_since(start);
-    std::printf("| %s | %zu | %zu | %.3f | %.3f | %.3f | %.3f | %.3f |\n", by_elements ? "elements" : "bytes", logged, races,
-                t_coalesce, t_build, t_races, t_add, t_coalesce + t_build + t_races + t_add);
+  std::mt19937 rng(7);
+  std::vector<ldcc::RaceRecord> log = level_b_log(rng, spills);
+  const size_t logged = log.size();
+  auto start = Clock::now();
+  const std::vector<ldcc::RaceRecord> coalesced =
+      ldcc::coalesce_records(std::move(log), by_elements ? ldcc::by_elements({4}) : ldcc::Continues{});
+  const double t_coalesce = ms_since(start);
+  start = Clock::now();
+  ldcc::LaunchResult result;
+  result.checked = true;
+  result.kernel = by_elements ? "findRangeK_elements" : "findRangeK_bytes";
+  for (const ldcc::RaceRecord& r : coalesced) {
+    ldcc::Race race;  // as block_level.cu's race_from makes it
+    race.kind = ldcc::RaceKind::WriteWrite;
+    race.space = "global";
+    race.kernel = result.kernel;
+    race.region = "from kernel entry at btree_race.cu:87:17 to kernel exit at btree_race.cu:125:1";
+    race.unit_kind = "block";
+    race.target = "range_vals";
+    race.element_size = 4;
+    race.byte_lo = r.byte_lo;
+    race.byte_hi = r.byte_hi;
+    race.element = "range_vals[" + std::to_string(r.byte_lo / 4) + ".." + std::to_string((r.byte_hi - 1) / 4) + "]";
+    race.units_a = {r.unit_a};
+    race.units_b = {r.unit_b};
+    race.units_text = "block (" + std::to_string(r.unit_a) + ",0,0) and block (" + std::to_string(r.unit_b) + ",0,0) both wrote it";
+    result.races.push_back(std::move(race));
   }
+  const double t_build = ms_since(start);
+  start = Clock::now();
+  result.races = ldcc::coalesce(std::move(result.races));
+  const double t_races = ms_since(start);
+  const size_t races = result.races.size();
+  start = Clock::now();
+  ldcc::ProcessReport::instance().add(std::move(result));
+  const double t_add = ms_since(start);
+  std::printf("| %s | %zu | %zu | %.3f | %.3f | %.3f | %.3f | %.3f |\n", by_elements ? "elements" : "bytes", logged, races,
+              t_coalesce, t_build, t_races, t_add, t_coalesce + t_build + t_races + t_add);
 }
 
 }  // namespace

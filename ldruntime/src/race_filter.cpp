@@ -24,10 +24,10 @@ std::vector<RaceRecord> pieces_of(const RaceRecord& r, const std::vector<std::pa
   return pieces;
 }
 
-// Elements of `size` bytes counted from `base`: whether the element holding byte `lo` is the one
-// holding byte `hi - 1` or an earlier one, or the next one.
-bool same_or_next_element(uint64_t base, uint64_t size, uint64_t hi, uint64_t lo) {
-  return (lo - base) / size <= (hi - 1 - base) / size + 1;
+// Elements of `size` bytes counted from `base`: whether a range from `lo` continues one that ends at
+// `hi`: it overlaps or touches it, or starts in the element holding byte `hi - 1` or the next one.
+bool continues_in_elements(uint64_t base, uint64_t size, uint64_t hi, uint64_t lo) {
+  return lo <= hi || (lo - base) / size <= (hi - 1 - base) / size + 1;
 }
 
 }  // namespace
@@ -90,7 +90,7 @@ std::vector<RaceRecord> coalesce_records(std::vector<RaceRecord> records, const 
 
 Continues by_elements(std::vector<uint64_t> element_sizes) {
   return [sizes = std::move(element_sizes)](uint32_t target, uint64_t hi, uint64_t lo) {
-    return lo <= hi || same_or_next_element(0, element_size_in(sizes, target), hi, lo);
+    return continues_in_elements(0, element_size_in(sizes, target), hi, lo);
   };
 }
 
@@ -101,7 +101,7 @@ Continues by_layout(std::vector<LayoutVariable> shared, std::vector<uint64_t> gl
     if (target & kGlobalTarget) return global(target & ~kGlobalTarget, hi, lo);
     for (const LayoutVariable& v : shared)
       if (hi > v.offset && hi <= v.offset + v.bytes)
-        return lo < v.offset + v.bytes && (lo <= hi || same_or_next_element(v.offset, std::max<uint64_t>(1, v.element_size), hi, lo));
+        return lo < v.offset + v.bytes && continues_in_elements(v.offset, std::max<uint64_t>(1, v.element_size), hi, lo);
     return lo <= hi;
   };
 }

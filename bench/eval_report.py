@@ -193,6 +193,8 @@ def analyse_report(path):
         "checked_launches": report.get("checked_launches"),
         "unchecked_launches": report.get("unchecked_launches"),
         "dropped_records": report.get("dropped_records"),
+        # kernels checked but for part of their memory (global memory between warps, ...), and why
+        "partly_checked": [(g.get("kernel", "?"), g.get("not_checked", "")) for g in report.get("partly_checked") or []],
     }
 
 
@@ -611,6 +613,9 @@ def markdown(programs, missing, device, args, repeats, timeout_s, argv):
     for p in odd:
         out.append(f"\n{p['program']}: {p['report']['unchecked_launches']} unchecked launches, "
                    f"{p['report']['dropped_records']} dropped race records.")
+    for p in programs:
+        for kernel, what in (p["report"] or {}).get("partly_checked", []):
+            out.append(f"\n{p['program']}: kernel {kernel} not checked for {what}.")
     out.append("")
 
     # 2. Slowdown

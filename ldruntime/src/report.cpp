@@ -287,6 +287,18 @@ std::string deterministic_summary_line(uint64_t ordered, uint64_t native) {
   return out.str();
 }
 
+std::string gap_line(const std::string& kernel, const std::string& gap) {
+  return "ldcc: kernel '" + kernel + "': not checked: " + gap;
+}
+
+std::string gaps_to_json(const std::map<std::string, std::string>& gaps) {
+  std::string out = "[";
+  for (const auto& [kernel, gap] : gaps)
+    out += std::string(out.size() > 1 ? "," : "") + "{\"kernel\":\"" + json_escape(kernel) + "\",\"not_checked\":\"" +
+           json_escape(gap) + "\"}";
+  return out + "]";
+}
+
 std::string races_to_json(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped,
                           const std::string& extra_fields) {
   std::ostringstream out;
@@ -322,6 +334,7 @@ void ProcessReport::add(LaunchResult result) {
   if (result.deterministic) (result.checked ? ordered_ : native_)++;
   else (result.checked ? launches_ : unchecked_)++;
   if (result.checked && !result.deterministic && !result.kernel.empty()) checked_kernels_.insert(result.kernel);
+  if (result.checked && !result.deterministic && !result.gap.empty()) gaps_.emplace(result.kernel, result.gap);
   regions_ += result.regions;
   dropped_ += result.dropped_records;
   peak_extra_bytes_ = std::max(peak_extra_bytes_, result.extra_device_bytes);
@@ -356,13 +369,15 @@ void ProcessReport::finish() {
   if (finished_ || (launches_ == 0 && unchecked_ == 0 && ordered_ == 0 && native_ == 0)) return;
   finished_ = true;
   if (launches_ || unchecked_) std::fprintf(stderr, "%s\n", summary_line(group_leaders(races_), launches_, unchecked_, dropped_).c_str());
+  for (const auto& [kernel, gap] : gaps_) std::fprintf(stderr, "%s\n", gap_line(kernel, gap).c_str());
   if (ordered_ || native_) std::fprintf(stderr, "%s\n", deterministic_summary_line(ordered_, native_).c_str());
   if (!flags().report_path.empty()) {
     std::ofstream json(flags().report_path);
     std::string kernels;
     for (const std::string& k : checked_kernels_) kernels += (kernels.empty() ? "\"" : ",\"") + json_escape(k) + "\"";
     json << races_to_json(races_, launches_, unchecked_, dropped_,
-                          "\"checked_kernels\":[" + kernels + "],\"regions_checked\":" + std::to_string(regions_));
+                          "\"checked_kernels\":[" + kernels + "],\"partly_checked\":" + gaps_to_json(gaps_) +
+                              ",\"regions_checked\":" + std::to_string(regions_));
     if (!json) std::fprintf(stderr, "ldcc: could not write the report to %s\n", flags().report_path.c_str());
   }
   if (!races_.empty()) {

@@ -1,6 +1,7 @@
 // Race reports: coalescing device records into races, the human text (stderr), the JSON file
 // (LDCC_REPORT) and the process-wide summary printed at exit.
 #pragma once
+#include <map>
 #include <set>
 #include <unordered_map>
 #include <string>
@@ -39,6 +40,10 @@ std::string races_to_json(const std::vector<Race>& races, uint64_t launches, uin
 std::string summary_line(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped);
 // Deterministic mode's summary: launches run in order, and those that ran natively.
 std::string deterministic_summary_line(uint64_t ordered, uint64_t native);
+// What the summary adds per kernel whose checked launches left part of their memory unchecked
+// (LaunchResult::gap), and the JSON report's list of them (`"partly_checked":[...]`).
+std::string gap_line(const std::string& kernel, const std::string& gap);
+std::string gaps_to_json(const std::map<std::string, std::string>& gaps);
 
 // Collects every launch's result; prints each new race once, and the summary at exit.
 class ProcessReport {
@@ -58,6 +63,7 @@ class ProcessReport {
   uint64_t launches_ = 0, unchecked_ = 0, dropped_ = 0, peak_extra_bytes_ = 0;
   uint64_t ordered_ = 0, native_ = 0;  // deterministic mode's launches
   std::set<std::string> checked_kernels_;
+  std::map<std::string, std::string> gaps_;  // kernel -> the first gap its launches reported
   uint64_t regions_ = 0;
   bool finished_ = false;
 };

@@ -655,7 +655,8 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   BlockReads block_reads;            // empty when level B logged no read-write records
   uint64_t block_reads_bytes = 0;    // device memory block_reads holds through level W
   bool blocks_independent = blocks == 1;
-  std::string no_warp_globals = "level B found races or global atomics";
+  bool global_unchecked = false;  // level B could not run
+  std::string no_warp_globals;  // why level W leaves global memory out ("" when it checks it)
   // One warp per block: no two units share a block, so level W has nothing to compare (LD's units are
   // warps); the original kernel makes the results.
   const bool one_warp = launch.warps == 1;
@@ -689,9 +690,16 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     ctx.level = kLevelWarps;
     ctx.num_globals = 0;
     ctx.copy_of_block = nullptr;
+    global_unchecked = !b.checked;
     if (!b.checked) {
       warn_once("kernel '" + kernel + "': global memory runs unchecked: " + b.warning);
       no_warp_globals = "level B could not run: " + b.warning;
+    } else if (b.atomics) {
+      no_warp_globals = "its blocks make atomic operations on it";
+    } else if (!b.races.empty()) {
+      no_warp_globals = "level B found races between blocks";
+    } else if (b.read_records) {
+      no_warp_globals = "level B found blocks reading what other blocks wrote";
     }
     blocks_independent = independent();
     result.races = std::move(b.races);
@@ -712,6 +720,9 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   PhaseProfile::end("level W global copies");
   if (!globals.empty() && !no_warp_globals.empty() && parse_count(flags().verbose).value_or(0))
     std::fprintf(stderr, "ldcc: %s: global memory is not checked between warps: %s\n", desc.name, no_warp_globals.c_str());
+  // What the summary says was left out of a launch otherwise checked.
+  if (!globals.empty() && !no_warp_globals.empty() && !one_warp)
+    result.gap = (global_unchecked ? "global memory (" : "global memory between the warps of a block (") + no_warp_globals + ")";
   if ((offset == 0 || one_warp) && ctx.num_globals == 0) {
     // Nothing for level W to compare: the original kernel makes the results.
     if (one_warp && !block_level) result.checked = true;

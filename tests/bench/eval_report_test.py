@@ -152,6 +152,12 @@ class FixtureReport(unittest.TestCase):
         self.assertIn("| scan_clean | 2.00 | 0.50 | 3 | 25.000 | 2.50× | 3 | 15.000 | 1.50× | 10.000 |", md)
         self.assertIn("| kmeans_race | 3 | 1 | 3 | 2 | PASS |", md)
 
+    def test_partly_checked(self):
+        # The first check run's JSON report lists a kernel checked but for part of its memory.
+        self.assertIn("\nscan_clean: kernel uniform_add not checked for global memory between the warps of a block "
+                      "(the blocks' write footprints in g_data interleave).\n", self.md)
+        self.assertNotIn("kmeans_race: kernel", self.md)
+
     def test_plot(self):
         if shutil.which("gnuplot") is None:
             self.skipTest("no gnuplot")

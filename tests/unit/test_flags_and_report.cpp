@@ -170,6 +170,16 @@ TEST(Report, SummaryLine) {
             "5 race records dropped (raise LDCC_LOG_CAPACITY)");
 }
 
+TEST(Report, AGapOfACheckedKernelIsOneLineAndAJsonEntry) {
+  EXPECT_EQ(gap_line("findRangeK", "global memory between the warps of a block (the blocks' write footprints in offset interleave)"),
+            "ldcc: kernel 'findRangeK': not checked: global memory between the warps of a block (the blocks' write "
+            "footprints in offset interleave)");
+  EXPECT_EQ(gaps_to_json({}), "[]");
+  EXPECT_EQ(gaps_to_json({{"b", "global memory (\"x\")"}, {"a", "global memory between the warps of a block (y)"}}),
+            "[{\"kernel\":\"a\",\"not_checked\":\"global memory between the warps of a block (y)\"},"
+            "{\"kernel\":\"b\",\"not_checked\":\"global memory (\\\"x\\\")\"}]");
+}
+
 TEST(Report, Json) {
   EXPECT_EQ(races_to_json({race(RaceKind::WriteWrite, 12, 16, {3}, {7})}, 1, 0, 0),
             "{\"checked_launches\":1,\"unchecked_launches\":0,\"dropped_records\":0,\"races\":[{\"kind\":\"write-write\","

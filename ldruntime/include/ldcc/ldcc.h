@@ -97,6 +97,9 @@ struct LaunchResult {
   std::vector<Race> races;
   std::string kernel;               // translated launches: the kernel's name
   uint64_t regions = 0;             // translated launches: region executions checked (level B: the kernel)
+  // A checked launch that left part of its memory unchecked: which part and why, e.g. "global memory
+  // between the warps of a block (the blocks' write footprints in out interleave)"; "" when none.
+  std::string gap;
 };
 
 struct Options {

@@ -57,7 +57,7 @@ __global__ void forms_race(int* out) {
   if (t == 40 && s_flag) a[100] = -100;
   atomicAdd(&hits, 1u);
   __syncthreads();
-  out[t] = a[t] + seen[t % 4] + int(hits);
+  out[t] = a[t] + seen[t % 4] + int(hits) + int(f.level);
 }
 
 __global__ void forms_clean(int* out) {

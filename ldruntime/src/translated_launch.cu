@@ -655,7 +655,6 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   BlockReads block_reads;            // empty when level B logged no read-write records
   uint64_t block_reads_bytes = 0;    // device memory block_reads holds through level W
   bool blocks_independent = blocks == 1;
-  bool global_unchecked = false;  // level B could not run
   std::string no_warp_globals;  // why level W leaves global memory out ("" when it checks it)
   // One warp per block: no two units share a block, so level W has nothing to compare (LD's units are
   // warps); the original kernel makes the results.
@@ -690,7 +689,6 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     ctx.level = kLevelWarps;
     ctx.num_globals = 0;
     ctx.copy_of_block = nullptr;
-    global_unchecked = !b.checked;
     if (!b.checked) {
       warn_once("kernel '" + kernel + "': global memory runs unchecked: " + b.warning);
       no_warp_globals = "level B could not run: " + b.warning;
@@ -718,11 +716,15 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   if (!globals.empty() && blocks_independent && !one_warp)
     no_warp_globals = footprints.empty() ? no_footprints : warp_globals.setup(globals, footprints, launch.warps, ctx, stream);
   PhaseProfile::end("level W global copies");
-  if (!globals.empty() && !no_warp_globals.empty() && parse_count(flags().verbose).value_or(0))
-    std::fprintf(stderr, "ldcc: %s: global memory is not checked between warps: %s\n", desc.name, no_warp_globals.c_str());
-  // What the summary says was left out of a launch otherwise checked.
-  if (!globals.empty() && !no_warp_globals.empty() && !one_warp)
-    result.gap = (global_unchecked ? "global memory (" : "global memory between the warps of a block (") + no_warp_globals + ")";
+  if (!globals.empty() && !no_warp_globals.empty()) {
+    if (parse_count(flags().verbose).value_or(0))
+      std::fprintf(stderr, "ldcc: %s: global memory is not checked between warps: %s\n", desc.name, no_warp_globals.c_str());
+    // What the summary says was left out of a launch otherwise checked; all of global memory when level
+    // B could not run (its result is still unchecked here).
+    const bool level_b_failed = block_level && !result.checked;
+    if (!one_warp)
+      result.gap = (level_b_failed ? "global memory (" : "global memory between the warps of a block (") + no_warp_globals + ")";
+  }
   if ((offset == 0 || one_warp) && ctx.num_globals == 0) {
     // Nothing for level W to compare: the original kernel makes the results.
     if (one_warp && !block_level) result.checked = true;

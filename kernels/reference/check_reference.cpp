@@ -41,6 +41,37 @@ std::vector<unsigned long long> footprints(const Bytes& original, const std::vec
   return bounds;
 }
 
+std::vector<uint32_t> word_owners(const Bytes& original, const std::vector<Bytes>& copies) {
+  std::vector<uint32_t> owners((original.size() + 15) / 16 * 4, kNoOwner);
+  for (uint32_t k = 0; k < copies.size(); ++k)
+    for (uint64_t x = 0; x < original.size(); ++x)
+      if (copies[k][x] != original[x]) {
+        uint32_t& owner = owners[x / 4];
+        owner = owner == kNoOwner || owner == k ? k : kSharedWord;
+      }
+  return owners;
+}
+
+FootprintLists footprint_lists(const std::vector<uint32_t>& owners, uint32_t blocks) {
+  FootprintLists lists;
+  lists.chunks.resize(blocks);
+  lists.words.resize(blocks);
+  for (uint64_t c = 0; c < owners.size() / 4; ++c) {
+    std::set<uint32_t> in_chunk;
+    for (uint64_t w = 4 * c; w < 4 * c + 4; ++w)
+      if (owners[w] != kNoOwner) in_chunk.insert(owners[w]);
+    if (in_chunk.size() == 1 && *in_chunk.begin() != kSharedWord) {
+      lists.chunks[*in_chunk.begin()].push_back(uint32_t(c));
+      continue;
+    }
+    for (uint64_t w = 4 * c; w < 4 * c + 4; ++w) {
+      if (owners[w] == kSharedWord) ++lists.shared_words;
+      else if (owners[w] != kNoOwner) lists.words[owners[w]].push_back(uint32_t(w));
+    }
+  }
+  return lists;
+}
+
 void rw_check(const Bytes& uni, const std::vector<Bytes>& copies, uint32_t target, std::vector<RaceRecord>& races) {
   for (uint32_t k = 0; k < copies.size(); ++k)
     for (uint64_t x = 0; x < uni.size(); ++x)

@@ -25,6 +25,24 @@ Bytes ww_check_fused(const Bytes& original, std::vector<Bytes>& copies, uint32_t
 // the last byte where copy k differs from S; ~0 and 0 where it does not differ.
 std::vector<unsigned long long> footprints(const Bytes& original, const std::vector<Bytes>& copies);
 
+// Which copy changed each 4-byte word of S after pass 1 (FootprintBounds::owners): the copy,
+// kNoOwner, or kSharedWord where two copies changed bytes of one word. One entry per word of every
+// 16-byte chunk that holds a byte of S.
+std::vector<uint32_t> word_owners(const Bytes& original, const std::vector<Bytes>& copies);
+
+// Level W's footprints where the blocks' footprints interleave (footprint_lists.h), from the word
+// owners with one copy per block: per block, the 16-byte chunks in which only it changed a word, and
+// the words it changed in chunks where another block changed one too, both ascending; and how many
+// words two blocks changed (kSharedWord: the lists cannot tell their bytes apart).
+struct FootprintLists {
+  std::vector<std::vector<uint32_t>> chunks, words;
+  uint64_t shared_words = 0;
+  bool operator==(const FootprintLists& o) const {
+    return chunks == o.chunks && words == o.words && shared_words == o.shared_words;
+  }
+};
+FootprintLists footprint_lists(const std::vector<uint32_t>& owners, uint32_t blocks);
+
 // Step 5: appends a rw race for every byte where a pass-2 copy differs from U.
 void rw_check(const Bytes& uni, const std::vector<Bytes>& copies, uint32_t target, std::vector<RaceRecord>& races);
 

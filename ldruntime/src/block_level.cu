@@ -19,6 +19,7 @@
 #include "flags.h"
 #include "profile.h"
 #include "ldcc/kernels/check_kernels.h"
+#include "ldcc/kernels/footprint_lists.h"
 #include "ldcc/planner.h"
 #include "race_filter.h"
 #include "report.h"
@@ -148,6 +149,63 @@ std::optional<size_t> first_overlapping_target(const std::vector<unsigned long l
       if (spans[k].first < spans[k - 1].second) return i;
   }
   return std::nullopt;
+}
+
+void BlockFootprints::gather_owners(const std::vector<uint64_t>& strides, cudaStream_t stream) {
+  uint64_t words = 0;
+  for (uint64_t stride : strides) {
+    owner_offsets_.push_back(words);
+    words += stride / 4;
+  }
+  owners_ = DeviceBuffer::allocate(words * sizeof(uint32_t), stream);
+  if (!owners_) return owner_offsets_.clear();
+  strides_ = strides;
+  cudaMemsetAsync(owners_.get(), 0xff, owners_.bytes(), stream);  // kNoOwner
+}
+
+DeviceBuffer BlockFootprints::lists(size_t i, const GlobalAllocation& target, cudaStream_t stream,
+                                    uint64_t& largest_block_bytes, std::string& why) {
+  if (!owners_) {
+    why = "no device memory for the blocks' word owners";
+    return {};
+  }
+  const kernels::FootprintListLayout layout{blocks_, strides_[i] / 16};
+  // Word indices are 32-bit.
+  if (4 * layout.chunks > 0xffffffffull) {
+    why = target.name + " is too large for per-block footprint lists";
+    return {};
+  }
+  // The sort's own temporary memory is about its keys and values again.
+  const uint64_t needed = (layout.entries() + layout.chunks) * sizeof(uint32_t) + 2 * strides_[i];
+  DeviceBuffer lists, scratch;
+  if (needed <= DeviceBuffer::memory_budget()) {
+    lists = DeviceBuffer::allocate(layout.entries() * sizeof(uint32_t), stream);
+    scratch = DeviceBuffer::allocate(layout.chunks * sizeof(uint32_t), stream);
+  }
+  uint64_t shared_words = 0;
+  if (!lists || !scratch ||
+      !kernels::build_footprint_lists(owners_.get<uint32_t>() + owner_offsets_[i], layout, lists.get<uint32_t>(),
+                                      scratch.get<uint32_t>(), stream, shared_words)) {
+    why = "no device memory for per-block footprint lists of " + target.name;
+    return {};
+  }
+  if (shared_words > 0) {
+    why = "two blocks write into one 4-byte word of " + target.name;
+    return {};
+  }
+  std::vector<uint32_t> offsets(2 * (uint64_t(blocks_) + 1));
+  cudaMemcpyAsync(offsets.data(), lists.get(), offsets.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream);
+  if (cudaStreamSynchronize(stream) != cudaSuccess) {
+    cudaGetLastError();
+    why = "the footprint lists of " + target.name + " could not be read";
+    return {};
+  }
+  largest_block_bytes = 0;
+  for (uint32_t b = 0; b < blocks_; ++b) {
+    const uint64_t chunks = offsets[b + 1] - offsets[b], words = offsets[blocks_ + 2 + b] - offsets[blocks_ + 1 + b];
+    largest_block_bytes = std::max(largest_block_bytes, 16 * chunks + 4 * words);
+  }
+  return lists;
 }
 
 namespace {
@@ -511,14 +569,16 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
     // One copy per block (so a single round, and copy k is block k): the pass-1 diff is each
     // block's write footprint, kept for level W.
     std::shared_ptr<BlockFootprints> footprints;
-    if (copies == blocks && !atomics && !disjoint_probe)
+    if (copies == blocks && !atomics && !disjoint_probe) {
       footprints = std::make_shared<BlockFootprints>(targets.size(), blocks, stream);
+      footprints->gather_owners(arena.strides, stream);
+    }
     if (timed) timer->mark(RoundTimer::kWwStart, stream);
     for (size_t i = 0; i < targets.size() && !disjoint_probe; ++i)
       kernels::ww_check_fused(buffers(i, copies + 1), log, stream, footprints ? footprints->of(i) : FootprintBounds{});
     if (timed) timer->mark(RoundTimer::kWwChecked, stream);
     if (footprints) {
-      outcome.read_footprints = [footprints, stream] { return footprints->read(stream); };
+      outcome.diff_footprints = footprints;
       diff_footprint_bytes = footprints->bytes();
     }
     PhaseProfile::end("ww-check and footprints");

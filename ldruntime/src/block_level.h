@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,7 +67,7 @@ inline uint64_t copy_bytes(const std::vector<GlobalAllocation>& targets) {
 
 // The device's view of allocation `a` with its copies.
 inline GlobalTarget global_target(const GlobalAllocation& a, uint8_t* copies, uint64_t stride, uint64_t span) {
-  return GlobalTarget{a.base, a.bytes, copies, stride, span, uint32_t(!a.end_is_allocation)};
+  return GlobalTarget{a.base, a.bytes, copies, stride, span, uint32_t(!a.end_is_allocation), nullptr};
 }
 
 // Sets a race's variable, element and byte range from device offsets [lo, hi) into allocation `a`,
@@ -105,13 +106,23 @@ class BlockFootprints {
   }
   // Every target's bounds, as LaunchCtx::store_bounds lays them out (null if the device had no room).
   unsigned long long* device() const { return device_ ? device_.get<unsigned long long>() : nullptr; }
-  uint64_t bytes() const { return device_.bytes(); }
-  // Target i's bounds, or none if the device had no room for them.
+  uint64_t bytes() const { return device_.bytes() + owners_.bytes(); }
+  // Target i's bounds, or none if the device had no room for them; with its word owners once
+  // gather_owners has made room for them.
   FootprintBounds of(size_t i) const {
     if (!device_) return {};
     auto* d = device_.get<unsigned long long>();
-    return FootprintBounds{d + 2 * i * blocks_, d + (2 * i + 1) * blocks_, blocks_};
+    return FootprintBounds{d + 2 * i * blocks_, d + (2 * i + 1) * blocks_, blocks_,
+                           owners_ ? owners_.get<uint32_t>() + owner_offsets_[i] : nullptr};
   }
+  // The ww-checks also record which block changed each word of the targets (`strides`: their padded
+  // copies' bytes), for footprint lists; nothing if the device has no room.
+  void gather_owners(const std::vector<uint64_t>& strides, cudaStream_t stream);
+  // Level W's lists of target i's footprints (kernels/footprint_lists.h), from the word owners; an
+  // empty buffer, with `why`, where they cannot serve (no owners, no memory, or two blocks changed
+  // bytes of one word). `largest_block_bytes`: the most bytes one block's lists cover.
+  DeviceBuffer lists(size_t i, const GlobalAllocation& target, cudaStream_t stream, uint64_t& largest_block_bytes,
+                     std::string& why);
   // After the ww-checks: empty if the bounds were not gathered.
   std::vector<unsigned long long> read(cudaStream_t stream) const {
     if (!device_) return {};
@@ -131,6 +142,9 @@ class BlockFootprints {
   size_t targets_;
   uint32_t blocks_;
   DeviceBuffer device_;
+  DeviceBuffer owners_;                  // every target's word owners, back to back
+  std::vector<uint64_t> owner_offsets_;  // target i's first word in owners_
+  std::vector<uint64_t> strides_;
 };
 
 // Level B's read-write races, made into reports once level W has run: `raced_within(block)` says the
@@ -153,12 +167,12 @@ struct BlockLevelOutcome {
   bool atomics = false;  // the kernel did global atomics (level B checked write-write races only)
   // Each block's write footprint, [lo, hi) per target, at [2 * (block * targets + target)] (hi == 0:
   // the block wrote nothing), two ways; neither where it was not gathered, nor with global atomics:
-  //   read_footprints: with one copy per block, the bytes its copy changed, read from the device when
-  //     called (level W asks only when the hooks' footprints do not serve: the read waits for the
-  //     device, once per launch);
+  //   diff_footprints: with one copy per block, the bytes its copy changed, on the device (level W
+  //     reads them only when the hooks' footprints do not serve: the read waits for the device, once
+  //     per launch), with the word owners that per-block lists are built from where they interleave;
   //   store_footprints: the bytes its stores hit (the hooks', so byte-exact; none where
   //     KernelDesc::warp_turns says some stores pass them by).
-  std::function<std::vector<unsigned long long>()> read_footprints;
+  std::shared_ptr<BlockFootprints> diff_footprints;
   std::vector<unsigned long long> store_footprints;
   bool fewer_copies_by_cost = false;    // fewer copies than memory allows, by run_block_level's choice
   bool probe_failed = false;  // check_blocks' disjoint-stores probe found overlapping stores and stopped

@@ -135,21 +135,49 @@ std::string footprint_problem(const std::vector<GlobalAllocation>& globals, std:
   return "";
 }
 
-// The footprints level W checks each block's global memory in: the store hooks' if they are disjoint,
-// else the copies' diffs, widened; empty, with `why`, when neither serves. (The hooks' include stores
-// of unchanged values, so they may overlap where the diffs do not; the diffs, widened to 16-byte
-// chunks, overlap where blocks write neighbouring elements.)
-std::vector<unsigned long long> level_w_footprints(const std::vector<GlobalAllocation>& globals,
-                                                   const BlockLevelOutcome& b, uint32_t blocks, std::string& why) {
+// The footprints level W checks each block's global memory in, one of:
+//   bounds: [lo, hi) per block and target, laid out as LaunchCtx::footprints: the store hooks' if they
+//     are disjoint, else the copies' diffs, widened. (The hooks' include stores of unchanged values,
+//     so they may overlap where the diffs do not; the diffs, widened to 16-byte chunks, overlap where
+//     blocks write neighbouring elements.)
+//   lists: per target, each block's chunks and words (BlockFootprints::lists), where the blocks'
+//     [lo, hi) interleave: grid-stride loops, 2-D tiles.
+// Neither, with `why`, when none serves.
+struct LevelWFootprints {
+  std::vector<unsigned long long> bounds;
+  std::vector<DeviceBuffer> lists;
+  bool empty() const { return bounds.empty() && lists.empty(); }
+};
+
+LevelWFootprints level_w_footprints(const std::vector<GlobalAllocation>& globals, const BlockLevelOutcome& b,
+                                    uint32_t blocks, cudaStream_t stream, std::string& why) {
   why = "level B gathered no footprints";
+  LevelWFootprints out;
   for (bool from_stores : {true, false}) {
-    std::vector<unsigned long long> f = from_stores ? b.store_footprints
-                                        : b.read_footprints ? b.read_footprints() : std::vector<unsigned long long>{};
+    std::vector<unsigned long long> f = from_stores         ? b.store_footprints
+                                        : b.diff_footprints ? b.diff_footprints->read(stream)
+                                                            : std::vector<unsigned long long>{};
     if (f.empty()) continue;
     why = footprint_problem(globals, f, blocks, !from_stores);
-    if (why.empty()) return f;
+    if (why.empty()) {
+      out.bounds = std::move(f);
+      return out;
+    }
   }
-  return {};
+  if (!b.diff_footprints) return out;
+  for (size_t i = 0; i < globals.size(); ++i) {
+    uint64_t largest = 0;
+    std::string problem;
+    DeviceBuffer lists = b.diff_footprints->lists(i, globals[i], stream, largest, problem);
+    if (!lists || largest > kMaxFootprintBytes) {
+      why = lists ? "a block writes more than 4 MiB of " + globals[i].name : problem;
+      out.lists.clear();
+      return out;
+    }
+    out.lists.push_back(std::move(lists));
+  }
+  why.clear();
+  return out;
 }
 
 // Level W over global memory (DESIGN.md section 4): warp w of every block shares copy w, and each
@@ -157,17 +185,20 @@ std::vector<unsigned long long> level_w_footprints(const std::vector<GlobalAlloc
 class WarpGlobals {
  public:
   // Fills ctx's global targets; returns why level W cannot check global memory ("" when it can).
-  // `footprints`: disjoint, one per block and target (level_w_footprints).
-  std::string setup(const std::vector<GlobalAllocation>& globals, const std::vector<unsigned long long>& footprints,
-                    uint32_t warps, LaunchCtx& ctx, cudaStream_t stream) {
+  // `footprints`: disjoint, one per block and target (level_w_footprints); its lists stay here.
+  std::string setup(const std::vector<GlobalAllocation>& globals, LevelWFootprints footprints, uint32_t warps,
+                    LaunchCtx& ctx, cudaStream_t stream) {
     const size_t n = globals.size();
     const uint64_t per_copy = copy_bytes(globals);
     const uint64_t needed = uint64_t(warps + 1) * per_copy;
     if (needed > DeviceBuffer::memory_budget()) return std::to_string(needed) + " bytes of copies exceed the memory budget";
     arena_ = DeviceBuffer::allocate(needed, stream);
-    bounds_ = DeviceBuffer::allocate(footprints.size() * sizeof(unsigned long long), stream);
-    if (!arena_ || !bounds_) return "no device memory for " + std::to_string(needed) + " bytes of copies";
-    cudaMemcpyAsync(bounds_.get(), footprints.data(), bounds_.bytes(), cudaMemcpyHostToDevice, stream);
+    const std::vector<unsigned long long>& bounds = footprints.bounds;
+    if (!bounds.empty()) bounds_ = DeviceBuffer::allocate(bounds.size() * sizeof(unsigned long long), stream);
+    if (!arena_ || (!bounds.empty() && !bounds_))
+      return "no device memory for " + std::to_string(needed) + " bytes of copies";
+    if (bounds_) cudaMemcpyAsync(bounds_.get(), bounds.data(), bounds_.bytes(), cudaMemcpyHostToDevice, stream);
+    lists_ = std::move(footprints.lists);
     uint64_t offset = 0;
     for (size_t i = 0; i < n; ++i) {
       const uint64_t stride = padded_copy_bytes(globals[i].bytes);
@@ -177,16 +208,22 @@ class WarpGlobals {
                                        warps + 1, uint32_t(i)},
                          stream);
       ctx.globals[i] = global_target(globals[i], copies, stride, uint64_t(warps) * stride);
+      if (!lists_.empty()) ctx.globals[i].lists = lists_[i].get<uint32_t>();
       offset += uint64_t(warps + 1) * stride;
     }
     ctx.num_globals = uint32_t(n);
-    ctx.footprints = bounds_.get<unsigned long long>();
+    ctx.footprints = bounds_ ? bounds_.get<unsigned long long>() : nullptr;
     return "";
   }
-  uint64_t bytes() const { return arena_.bytes() + bounds_.bytes(); }
+  uint64_t bytes() const {
+    uint64_t total = arena_.bytes() + bounds_.bytes();
+    for (const DeviceBuffer& l : lists_) total += l.bytes();
+    return total;
+  }
 
  private:
   DeviceBuffer arena_, bounds_;
+  std::vector<DeviceBuffer> lists_;
 };
 
 struct Launch {
@@ -650,8 +687,8 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   // level W) and level W's global copies.
   LaunchResult result;
   result.kernel = desc.name;
-  std::vector<unsigned long long> footprints;  // level W's (level_w_footprints)
-  std::string no_footprints;                  // why there are none
+  LevelWFootprints footprints;  // level W's
+  std::string no_footprints;    // why there are none
   BlockReads block_reads;            // empty when level B logged no read-write records
   uint64_t block_reads_bytes = 0;    // device memory block_reads holds through level W
   bool blocks_independent = blocks == 1;
@@ -678,12 +715,12 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     // elsewhere the footprints (read from the device) would be thrown away.
     const auto independent = [&] { return b.checked && b.races.empty() && !b.read_records && !b.atomics; };
     if (independent() && !one_warp) {
-      footprints = level_w_footprints(globals, b, uint32_t(blocks), no_footprints);
+      footprints = level_w_footprints(globals, b, uint32_t(blocks), stream, no_footprints);
       if (footprints.empty() && b.fewer_copies_by_cost) {
         // Copies shared between blocks give only the hooks' footprints, and those overlap: a copy per
         // block gives the diffs' too, so level W may still check global memory.
         b = run_block_level(desc, globals, grid, ctx, stream, start_block_level, region, true);
-        if (independent()) footprints = level_w_footprints(globals, b, uint32_t(blocks), no_footprints);
+        if (independent()) footprints = level_w_footprints(globals, b, uint32_t(blocks), stream, no_footprints);
       }
     }
     ctx.level = kLevelWarps;
@@ -711,10 +748,11 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     result.checked = b.checked;
   }
   if (blocks == 1)
-    for (const GlobalAllocation& g : globals) footprints.insert(footprints.end(), {0ull, g.bytes});
+    for (const GlobalAllocation& g : globals) footprints.bounds.insert(footprints.bounds.end(), {0ull, g.bytes});
   WarpGlobals warp_globals;
   if (!globals.empty() && blocks_independent && !one_warp)
-    no_warp_globals = footprints.empty() ? no_footprints : warp_globals.setup(globals, footprints, launch.warps, ctx, stream);
+    no_warp_globals =
+        footprints.empty() ? no_footprints : warp_globals.setup(globals, std::move(footprints), launch.warps, ctx, stream);
   PhaseProfile::end("level W global copies");
   if (!globals.empty() && !no_warp_globals.empty()) {
     if (parse_count(flags().verbose).value_or(0))

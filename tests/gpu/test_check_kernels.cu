@@ -5,6 +5,7 @@
 
 #include "gpu/gpu_test_support.h"
 #include "ldcc/kernels/check_kernels.h"
+#include "ldcc/kernels/footprint_lists.h"
 #define LDCC_UNFILTERED_LOG
 #include "ldcc/kernels/check_ops.cuh"
 #include "reference/check_reference.h"
@@ -148,11 +149,16 @@ void check_case(const Case& c, uint64_t seed) {
     std::vector<unsigned long long> start(2 * noted, 0);
     std::fill_n(start.begin(), noted, ~0ull);
     DeviceArray<unsigned long long> bounds(start);
+    DeviceArray<uint32_t> owners(std::vector<uint32_t>(t.stride / 4, kNoOwner));
     t.set_copies(p1);
-    kernels::ww_check_fused(t.buffers(), t.log(), nullptr, FootprintBounds{bounds.ptr, bounds.ptr + noted, noted});
+    kernels::ww_check_fused(t.buffers(), t.log(), nullptr,
+                            FootprintBounds{bounds.ptr, bounds.ptr + noted, noted, owners.ptr});
     LDCC_CUDA_OK(cudaDeviceSynchronize());
     t.get_records();
     EXPECT_EQ(bounds.download(), reference::footprints(s, noted_copies));
+    std::vector<uint32_t> want_owners = reference::word_owners(s, noted_copies);
+    want_owners.resize(t.stride / 4, kNoOwner);  // the padding: no copy changes it
+    EXPECT_EQ(owners.download(), want_owners);
     EXPECT_EQ(t.get_copies(), ref_p2);
   }
 
@@ -272,6 +278,99 @@ TEST(CheckKernels, FullLogCountsEveryRecordAndKeepsTheFirst) {
     EXPECT_EQ(r.byte_lo % racy_every, 0u);
     EXPECT_EQ(r.unit_a, 0u);
     EXPECT_EQ(r.unit_b, 1u);
+  }
+}
+
+// The device's footprint lists, read back as the reference gives them.
+reference::FootprintLists download_lists(const DeviceArray<uint32_t>& lists, const kernels::FootprintListLayout& layout) {
+  const std::vector<uint32_t> l = lists.download();
+  reference::FootprintLists out;
+  out.chunks.resize(layout.blocks);
+  out.words.resize(layout.blocks);
+  for (uint32_t b = 0; b < layout.blocks; ++b) {
+    for (uint32_t j = l[b]; j < l[b + 1]; ++j) out.chunks[b].push_back(l[layout.chunks_at() + j]);
+    for (uint32_t j = l[layout.blocks + 1 + b]; j < l[layout.blocks + 2 + b]; ++j) out.words[b].push_back(l[layout.words_at() + j]);
+  }
+  return out;
+}
+
+// Word owners as a grid-stride loop leaves them: block b owns runs of `run` words, the blocks in turn;
+// `mixed` of the chunks get a word of a random other block, `shared` a word two blocks changed, and
+// `untouched` lose a word to no owner.
+std::vector<uint32_t> strided_owners(std::mt19937_64& rng, uint64_t chunks, uint32_t blocks, uint32_t run, double mixed,
+                                     double shared, double untouched) {
+  std::vector<uint32_t> owners(4 * chunks);
+  for (uint64_t w = 0; w < owners.size(); ++w) owners[w] = uint32_t(w / run % blocks);
+  std::uniform_real_distribution<> coin(0, 1);
+  for (uint64_t c = 0; c < chunks; ++c) {
+    const uint64_t w = 4 * c + rng() % 4;
+    if (coin(rng) < mixed) owners[w] = uint32_t(rng() % blocks);
+    if (coin(rng) < shared) owners[w] = kSharedWord;
+    if (coin(rng) < untouched) owners[w] = kNoOwner;
+  }
+  return owners;
+}
+
+TEST(FootprintLists, MatchReferenceOnStridedOwners) {
+  LDCC_REQUIRE_GPU();
+  std::mt19937_64 rng(5);
+  struct ListCase {
+    uint64_t chunks;
+    uint32_t blocks, run;
+    double mixed, shared, untouched;
+  };
+  for (const ListCase& c : {ListCase{32, 1, 4, 0, 0, 0}, ListCase{32, 4, 64, 0, 0, 0.5}, ListCase{4096, 7, 64, 0, 0, 0},
+                            ListCase{4096, 7, 1, 0, 0, 0}, ListCase{4096, 120, 256, 0.01, 0, 0.01},
+                            ListCase{100000, 300, 6, 0.1, 0.001, 0.2}, ListCase{64, 3, 4, 0, 0, 1.0}}) {
+    SCOPED_TRACE(::testing::Message() << "chunks=" << c.chunks << " blocks=" << c.blocks << " run=" << c.run);
+    const std::vector<uint32_t> owners = strided_owners(rng, c.chunks, c.blocks, c.run, c.mixed, c.shared, c.untouched);
+    const kernels::FootprintListLayout layout{c.blocks, c.chunks};
+    DeviceArray<uint32_t> device_owners(owners), lists(layout.entries()), scratch(c.chunks);
+    uint64_t shared_words = 0;
+    ASSERT_TRUE(kernels::build_footprint_lists(device_owners.ptr, layout, lists.ptr, scratch.ptr, nullptr, shared_words));
+    reference::FootprintLists got = download_lists(lists, layout);
+    got.shared_words = shared_words;
+    EXPECT_EQ(got, reference::footprint_lists(owners, c.blocks));
+  }
+}
+
+// The ww-check's word owners of one copy per block, made into lists: a 2-D tile per block, rows of
+// 40 bytes, so rows of neighbouring blocks share chunks.
+TEST(FootprintLists, FromTheWwCheckOfTiledBlocks) {
+  LDCC_REQUIRE_GPU();
+  const uint32_t blocks = 6, row = 40, rows = 9;
+  const size_t n = size_t(blocks) * row * rows;
+  Target t(n, 0, blocks + 1);  // the last copy is the atomics' (level B), in no footprint
+  std::mt19937_64 rng(9);
+  const Bytes s = random_bytes(rng, n);
+  t.set_original(s);
+  std::vector<Bytes> p1(blocks + 1, s);
+  for (uint32_t b = 0; b < blocks; ++b)
+    for (uint32_t r = 0; r < rows; ++r)
+      for (uint32_t x = 0; x < row; ++x) p1[b][(size_t(r) * blocks + b) * row + x] = uint8_t(s[(size_t(r) * blocks + b) * row + x] + 1);
+  t.set_copies(p1);
+  std::vector<unsigned long long> start(2 * blocks, 0);
+  std::fill_n(start.begin(), blocks, ~0ull);
+  DeviceArray<unsigned long long> bounds(start);
+  DeviceArray<uint32_t> owners(std::vector<uint32_t>(t.stride / 4, kNoOwner));
+  kernels::ww_check_fused(t.buffers(), t.log(), nullptr, FootprintBounds{bounds.ptr, bounds.ptr + blocks, blocks, owners.ptr});
+  LDCC_CUDA_OK(cudaDeviceSynchronize());
+  EXPECT_TRUE(t.get_records().empty());
+  const kernels::FootprintListLayout layout{blocks, t.stride / 16};
+  DeviceArray<uint32_t> lists(layout.entries()), scratch(layout.chunks);
+  uint64_t shared_words = 0;
+  ASSERT_TRUE(kernels::build_footprint_lists(owners.ptr, layout, lists.ptr, scratch.ptr, nullptr, shared_words));
+  reference::FootprintLists got = download_lists(lists, layout);
+  got.shared_words = shared_words;
+  std::vector<uint32_t> want_owners = reference::word_owners(s, std::vector<Bytes>(p1.begin(), p1.begin() + blocks));
+  want_owners.resize(t.stride / 4, kNoOwner);
+  const reference::FootprintLists want = reference::footprint_lists(want_owners, blocks);
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(want.shared_words, 0u);
+  // Rows of 40 bytes: each block's row covers two whole chunks of its own and shares the rest.
+  for (uint32_t b = 0; b < blocks; ++b) {
+    EXPECT_FALSE(want.chunks[b].empty()) << b;
+    EXPECT_EQ(4 * want.chunks[b].size() + want.words[b].size(), size_t(rows) * row / 4) << b;
   }
 }
 

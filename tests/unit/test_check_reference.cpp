@@ -44,6 +44,35 @@ TEST(CheckReference, FootprintsSpanFirstToLastChangedByte) {
   EXPECT_EQ(reference::footprints(s, copies), (std::vector<unsigned long long>{5, ~0ull, 39, 18, 0, 40}));
 }
 
+TEST(CheckReference, WordOwnersNameTheOneCopyThatChangedEachWord) {
+  const Bytes s = pattern(40);
+  std::vector<Bytes> copies(3, s);
+  copies[0][0] ^= 1;  // word 0: copy 0, twice
+  copies[0][3] ^= 1;
+  copies[1][5] ^= 1;  // word 1: copies 1 and 2, different bytes
+  copies[2][6] ^= 1;
+  copies[2][39] ^= 1;  // word 9, the last byte of S
+  copies[1][20] = s[20];  // a write of the value S already holds is not seen
+  std::vector<uint32_t> want(12, kNoOwner);  // three whole chunks
+  want[0] = 0;
+  want[1] = kSharedWord;
+  want[9] = 2;
+  EXPECT_EQ(reference::word_owners(s, copies), want);
+}
+
+TEST(CheckReference, FootprintListsGiveEachBlockItsChunksAndItsWordsInSharedChunks) {
+  constexpr uint32_t N = kNoOwner;
+  // Chunk 0: block 1 alone (one word); chunk 1: blocks 0 and 2; chunk 2: nobody; chunk 3: block 0
+  // alone; chunk 4: block 2 and a word two blocks changed; chunk 5: block 1 alone (every word).
+  const std::vector<uint32_t> owners = {N, 1, N, N, 0, 2, 0, N, N, N, N, N, 0, 0, N, 0,
+                                        2, kSharedWord, N, N, 1, 1, 1, 1};
+  reference::FootprintLists want;
+  want.chunks = {{3}, {0, 5}, {}};
+  want.words = {{4, 6}, {}, {5, 16}};
+  want.shared_words = 1;
+  EXPECT_EQ(reference::footprint_lists(owners, 3), want);
+}
+
 TEST(CheckReference, PlantedWriteWriteNamesBothWritersAndByte) {
   const Bytes s = pattern(64);
   std::vector<Program> units(3);

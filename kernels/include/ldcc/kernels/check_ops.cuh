@@ -194,6 +194,32 @@ __device__ __forceinline__ void note_footprint(const FootprintBounds& f, uint32_
   }
 }
 
+// Which copy changed each word of one chunk (FootprintBounds::owners), gathered over its copies.
+template <int kWords>
+struct WordOwners {
+  uint32_t owner[kWords];
+  __device__ WordOwners() {
+#pragma unroll
+    for (int i = 0; i < kWords; ++i) owner[i] = kNoOwner;
+  }
+  __device__ void add(const FootprintBounds& f, uint32_t k, const uint32_t (&wrote)[kWords]) {
+    if (f.owners == nullptr || k >= f.copies) return;
+#pragma unroll
+    for (int i = 0; i < kWords; ++i)
+      if (wrote[i]) owner[i] = owner[i] == kNoOwner ? k : kSharedWord;
+  }
+  // Only where a copy changed the chunk: the others already hold kNoOwner.
+  __device__ void store(const FootprintBounds& f, uint64_t off) const {
+    if (f.owners == nullptr) return;
+    uint32_t changed = 0;
+#pragma unroll
+    for (int i = 0; i < kWords; ++i) changed |= owner[i] ^ kNoOwner;
+    if (!changed) return;
+#pragma unroll
+    for (int i = 0; i < kWords; ++i) f.owners[off / 4 + i] = owner[i];
+  }
+};
+
 // A copy's pass-2 start state (DESIGN.md section 3): S in the bytes it wrote (`wrote`: 0xff in every
 // byte it changed against S), U elsewhere.
 template <int kBytes>
@@ -247,6 +273,7 @@ __device__ __forceinline__ void ww_check_chunk(const TargetBuffers& t, uint64_t 
 #pragma unroll
   for (int i = 0; i < kWords; ++i) changed |= written[i];
   if constexpr (kWritePass2) {
+    WordOwners<kWords> owners;
 #pragma unroll
     for (int k = 0; k < kMaxCopies; ++k) {
       if (k >= t.num_copies) break;
@@ -256,7 +283,9 @@ __device__ __forceinline__ void ww_check_chunk(const TargetBuffers& t, uint64_t 
       // No copy changed the chunk: every copy is S, its own pass-2 state.
       if (changed) store_chunk<kBytes>(copy_at(t, k, off), pass2_state<kBytes>(s, u, wrote));
       note_footprint<kWords>(footprint, k, off, wrote);
+      owners.add(footprint, k, wrote);
     }
+    owners.store(footprint, off);
   }
 }
 
@@ -314,6 +343,7 @@ __device__ __forceinline__ bool ww_check_chunk_streaming(const TargetBuffers& t,
       if (writers == 2) store_chunk<kBytes>(copy_at(t, second_writer, off), pass2_state<kBytes>(s, u, second_wrote));
       return true;
     }
+    WordOwners<kWords> owners;
     for (uint32_t k = 0; k < t.num_copies; ++k) {
       uint32_t wrote[kWords];
       if (writers > 2) {
@@ -327,7 +357,9 @@ __device__ __forceinline__ bool ww_check_chunk_streaming(const TargetBuffers& t,
       }
       if (writers > 0) store_chunk<kBytes>(copy_at(t, k, off), pass2_state<kBytes>(s, u, wrote));
       note_footprint<kWords>(footprint, k, off, wrote);
+      owners.add(footprint, k, wrote);
     }
+    owners.store(footprint, off);
   }
   return writers != 0;
 }

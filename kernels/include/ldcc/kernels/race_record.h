@@ -158,12 +158,19 @@ struct TargetBuffers {
   uint32_t target_id;
 };
 
+// FootprintBounds::owners, per 4-byte word of a target: the copy that changed it, or one of these.
+constexpr uint32_t kNoOwner = 0xffffffffu;     // no copy changed it
+constexpr uint32_t kSharedWord = 0xfffffffeu;  // two copies changed bytes of it
+
 // Where the ww-check also gathers each copy's write footprint: lo[k] and hi[k] become the first and
 // one past the last byte where copy k (k < copies) differs from S. lo == nullptr: not gathered.
+// With `owners` (stride / 4 words, all kNoOwner before the check) also which copy changed each word,
+// for footprints that interleave (level W's per-block lists, footprint_lists.h).
 struct FootprintBounds {
   unsigned long long* lo = nullptr;
   unsigned long long* hi = nullptr;
   uint32_t copies = 0;
+  uint32_t* owners = nullptr;
 };
 
 }  // namespace ldcc

@@ -82,6 +82,9 @@ struct GlobalTarget {
   // A pointer to its end is rebased with it (a loop's end pointer, compared with pointers into the
   // copies); false where another allocation starts there: such a pointer is that allocation's.
   uint32_t rebase_end;
+  // Level W, non-null: each block's footprint in it as lists of its chunks and words
+  // (footprint_lists.h), where the blocks' [lo, hi) in LaunchCtx::footprints would interleave.
+  const uint32_t* lists;
 };
 
 // Passed by value as the first parameter of every checked clone.
@@ -116,8 +119,8 @@ struct LaunchCtx {
   uint32_t store_order;
   uint32_t profile;  // LDCC_PROFILE: count level W's cycles at sites (SiteCycles)
   // Level W with global targets: warp w of every block uses copy w, U is copy `warps`, and block b
-  // checks only [lo, hi) = footprints[2 * (b * num_globals + i) ...] of target i (level B proved the
-  // blocks' footprints disjoint).
+  // checks only [lo, hi) = footprints[2 * (b * num_globals + i) ...] of target i, or the chunks and
+  // words of its GlobalTarget::lists (level B proved the blocks' footprints disjoint).
   const unsigned long long* footprints;
   // Level W, nonzero: the store hooks see every store (KernelDesc::warp_turns is null), so a site
   // leaves the block's global footprint out when none of its threads stored to global memory in the
@@ -313,13 +316,37 @@ __device__ __forceinline__ TargetBuffers global_buffers(const ThreadState& t, ui
                        kGlobalTarget | i};
 }
 
+// A block's chunks and words of target i in its lists (footprint_lists.h): the words byte by byte,
+// as other blocks' bytes share their chunks.
+template <typename ChunkOp, typename ByteOp>
+__device__ __forceinline__ void for_each_listed_part(const TargetBuffers& b, const uint32_t* lists, ChunkOp chunk,
+                                                     ByteOp byte) {
+  const uint32_t blocks = gridDim.x * gridDim.y * gridDim.z, block = block_rank();
+  const uint32_t* chunk_offsets = lists;
+  const uint32_t* word_offsets = lists + blocks + 1;
+  const uint32_t* chunks = lists + 2 * (uint64_t(blocks) + 1);
+  const uint32_t* words = chunks + b.stride / 16;
+  for (uint64_t j = chunk_offsets[block] + uint64_t(thread_rank()); j < chunk_offsets[block + 1]; j += block_threads())
+    chunk(b, 16 * uint64_t(chunks[j]));
+  const uint64_t first = 4 * uint64_t(word_offsets[block]), end = 4 * uint64_t(word_offsets[block + 1]);
+  for (uint64_t e = first + thread_rank(); e < end; e += block_threads()) {
+    const uint64_t x = 4 * uint64_t(words[e / 4]) + e % 4;
+    if (x < b.bytes) byte(b, x);
+  }
+}
+
 template <typename ChunkOp, typename ByteOp>
 __device__ __forceinline__ void for_each_footprint_part(const ThreadState& t, ChunkOp chunk, ByteOp byte) {
   const LaunchCtx& c = *t.ctx;
   for (uint32_t i = 0; i < c.num_globals; ++i) {
+    if (c.global_store_flags && !t.bs->stored_global) continue;
+    if (c.globals[i].lists) {
+      for_each_listed_part(global_buffers(t, i), c.globals[i].lists, chunk, byte);
+      continue;
+    }
     const unsigned long long* fp = c.footprints + 2 * (uint64_t(block_rank()) * c.num_globals + i);
     const uint64_t lo = fp[0], hi = fp[1];
-    if (lo >= hi || (c.global_store_flags && !t.bs->stored_global)) continue;
+    if (lo >= hi) continue;
     const uint64_t first = min(hi, (lo + 15) / 16 * 16), last = max(first, hi / 16 * 16);
     const TargetBuffers b = global_buffers(t, i);
     for (uint64_t off = first + 16 * uint64_t(thread_rank()); off < last; off += 16 * uint64_t(block_threads()))

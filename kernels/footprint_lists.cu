@@ -1,7 +1,7 @@
 // Level W's per-block footprint lists (footprint_lists.h), with Thrust: each 16-byte chunk goes to
-// the one block that changed it, or, where several did, its words go to theirs; a stable sort by
-// block then gathers each block's entries in address order, and a binary search finds where each
-// block's start.
+// the one block that changed it, or, where several did, its words go to theirs (the maps); a stable
+// sort by block then gathers each block's entries in address order, and a binary search finds where
+// each block's start.
 #include <thrust/binary_search.h>
 #include <thrust/count.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -66,9 +66,13 @@ bool build_footprint_lists(uint32_t* owners, const FootprintListLayout& layout, 
   try {
     if (chunks > 0) key_chunks<<<unsigned(std::max<uint64_t>(grid, 1)), kThreads, 0, stream>>>(
         reinterpret_cast<uint4*>(owners), scratch, chunks);
+    cudaMemcpyAsync(lists + layout.chunk_owners_at(), scratch, chunks * sizeof(uint32_t), cudaMemcpyDeviceToDevice, stream);
+    cudaMemcpyAsync(lists + layout.word_owners_at(), owners, 4 * chunks * sizeof(uint32_t), cudaMemcpyDeviceToDevice,
+                    stream);
     shared_words = thrust::count(thrust::cuda::par.on(stream), owners, owners + 4 * chunks, kSharedWord);
     group_by_block(scratch, chunks, lists + layout.chunks_at(), lists, layout.blocks, stream);
-    group_by_block(owners, 4 * chunks, lists + layout.words_at(), lists + layout.blocks + 1, layout.blocks, stream);
+    group_by_block(owners, 4 * chunks, lists + layout.words_at(), lists + uint64_t(layout.blocks) + 1, layout.blocks,
+                   stream);
     return cudaStreamSynchronize(stream) == cudaSuccess;
   } catch (const std::exception&) {
     cudaGetLastError();

@@ -56,15 +56,19 @@ FootprintLists footprint_lists(const std::vector<uint32_t>& owners, uint32_t blo
   FootprintLists lists;
   lists.chunks.resize(blocks);
   lists.words.resize(blocks);
+  lists.chunk_owner.assign(owners.size() / 4, kNoOwner);
+  lists.word_owner.assign(owners.size(), kNoOwner);
   for (uint64_t c = 0; c < owners.size() / 4; ++c) {
     std::set<uint32_t> in_chunk;
     for (uint64_t w = 4 * c; w < 4 * c + 4; ++w)
       if (owners[w] != kNoOwner) in_chunk.insert(owners[w]);
     if (in_chunk.size() == 1 && *in_chunk.begin() != kSharedWord) {
       lists.chunks[*in_chunk.begin()].push_back(uint32_t(c));
+      lists.chunk_owner[c] = *in_chunk.begin();
       continue;
     }
     for (uint64_t w = 4 * c; w < 4 * c + 4; ++w) {
+      lists.word_owner[w] = owners[w];
       if (owners[w] == kSharedWord) ++lists.shared_words;
       else if (owners[w] != kNoOwner) lists.words[owners[w]].push_back(uint32_t(w));
     }

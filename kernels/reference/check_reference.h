@@ -32,13 +32,17 @@ std::vector<uint32_t> word_owners(const Bytes& original, const std::vector<Bytes
 
 // Level W's footprints where the blocks' footprints interleave (footprint_lists.h), from the word
 // owners with one copy per block: per block, the 16-byte chunks in which only it changed a word, and
-// the words it changed in chunks where another block changed one too, both ascending; and how many
-// words two blocks changed (kSharedWord: the lists cannot tell their bytes apart).
+// the words it changed in chunks where another block changed one too, both ascending; the same as
+// maps (per chunk its block or kNoOwner, per word of a chunk several blocks changed its owner, else
+// kNoOwner); and how many words two blocks changed (kSharedWord: the lists cannot tell their bytes
+// apart).
 struct FootprintLists {
   std::vector<std::vector<uint32_t>> chunks, words;
+  std::vector<uint32_t> chunk_owner, word_owner;
   uint64_t shared_words = 0;
   bool operator==(const FootprintLists& o) const {
-    return chunks == o.chunks && words == o.words && shared_words == o.shared_words;
+    return chunks == o.chunks && words == o.words && chunk_owner == o.chunk_owner && word_owner == o.word_owner &&
+           shared_words == o.shared_words;
   }
 };
 FootprintLists footprint_lists(const std::vector<uint32_t>& owners, uint32_t blocks);

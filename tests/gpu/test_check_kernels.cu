@@ -24,6 +24,22 @@ __global__ void merge_by_warp_kernel(TargetBuffers t) {
     ops::merge_ordered_chunk_by_warp<kReplicate>(t, 16 * c, threadIdx.x % 32);
 }
 
+// Level W's ops on one chunk or word by a warp (region_check.cuh), over a whole target: warp w of the
+// grid takes the kBytes at w, w + warps, ...
+template <int kBytes>
+__global__ void ww_check_by_warp_kernel(TargetBuffers t, RaceLogView log) {
+  const uint64_t warps = uint64_t(gridDim.x) * blockDim.x / 32, parts = (t.bytes + kBytes - 1) / kBytes;
+  for (uint64_t w = (uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; w < parts; w += warps)
+    ops::ww_check_by_warp<kBytes>(t, kBytes * w, log, threadIdx.x % 32);
+}
+
+template <int kBytes>
+__global__ void rw_commit_by_warp_kernel(TargetBuffers t, RaceLogView log) {
+  const uint64_t warps = uint64_t(gridDim.x) * blockDim.x / 32, parts = (t.bytes + kBytes - 1) / kBytes;
+  for (uint64_t w = (uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; w < parts; w += warps)
+    ops::rw_commit_by_warp<kBytes>(t, kBytes * w, log, threadIdx.x % 32, true);
+}
+
 // S lives at `offset` inside an allocation with guard bytes around it, which no kernel may touch.
 struct Target {
   static constexpr uint8_t kGuard = 0xA5;
@@ -141,6 +157,20 @@ void check_case(const Case& c, uint64_t seed) {
   EXPECT_EQ(t.get_copies(), ref_p2);
   EXPECT_EQ(reference::expand(t.get_records()), reference::expand(ref_records));
 
+  // the same ww-check a warp per 4-byte word and per 16-byte chunk (at most 32 copies: one per
+  // lane), from U = S
+  for (int bytes : {4, 16}) {
+    if (c.copies > 32) break;
+    t.set_copies(p1);
+    LDCC_CUDA_OK(cudaMemcpy(t.buffers().uni, s.data(), c.n, cudaMemcpyHostToDevice));
+    if (bytes == 4) ww_check_by_warp_kernel<4><<<4, 64>>>(t.buffers(), t.log());
+    else ww_check_by_warp_kernel<16><<<4, 64>>>(t.buffers(), t.log());
+    LDCC_CUDA_OK(cudaDeviceSynchronize());
+    EXPECT_EQ(t.get_union(), ref_union) << bytes;
+    EXPECT_EQ(t.get_copies(), ref_p2) << bytes;
+    EXPECT_EQ(reference::expand(t.get_records()), reference::expand(ref_records)) << bytes;
+  }
+
   // the fused ww-check gathering the write footprints of every copy but the last (level B: the
   // atomics' copy comes last and has none)
   if (c.copies > 1) {
@@ -183,6 +213,20 @@ void check_case(const Case& c, uint64_t seed) {
   reference::rw_check(ref_union, p2, 3, ref_records);
   EXPECT_EQ(reference::expand(t.get_records()), reference::expand(ref_records));
   EXPECT_EQ(t.get_original(), ref_union);
+
+  // the same a warp per 4-byte word and per 16-byte chunk, which also makes every copy U
+  for (int bytes : {4, 16}) {
+    if (c.copies > 32) break;
+    t.set_original(s);
+    t.set_copies(p2);
+    LDCC_CUDA_OK(cudaMemcpy(t.buffers().uni, ref_union.data(), c.n, cudaMemcpyHostToDevice));
+    if (bytes == 4) rw_commit_by_warp_kernel<4><<<4, 64>>>(t.buffers(), t.log());
+    else rw_commit_by_warp_kernel<16><<<4, 64>>>(t.buffers(), t.log());
+    LDCC_CUDA_OK(cudaDeviceSynchronize());
+    EXPECT_EQ(reference::expand(t.get_records()), reference::expand(ref_records)) << bytes;
+    EXPECT_EQ(t.get_original(), ref_union) << bytes;
+    EXPECT_EQ(t.get_copies(), std::vector<Bytes>(c.copies, ref_union)) << bytes;
+  }
 
   // commit alone
   t.set_original(s);
@@ -291,6 +335,8 @@ reference::FootprintLists download_lists(const DeviceArray<uint32_t>& lists, con
     for (uint32_t j = l[b]; j < l[b + 1]; ++j) out.chunks[b].push_back(l[layout.chunks_at() + j]);
     for (uint32_t j = l[layout.blocks + 1 + b]; j < l[layout.blocks + 2 + b]; ++j) out.words[b].push_back(l[layout.words_at() + j]);
   }
+  out.chunk_owner.assign(l.begin() + layout.chunk_owners_at(), l.begin() + layout.word_owners_at());
+  out.word_owner.assign(l.begin() + layout.word_owners_at(), l.begin() + layout.entries());
   return out;
 }
 

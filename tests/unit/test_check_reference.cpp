@@ -69,6 +69,8 @@ TEST(CheckReference, FootprintListsGiveEachBlockItsChunksAndItsWordsInSharedChun
   reference::FootprintLists want;
   want.chunks = {{3}, {0, 5}, {}};
   want.words = {{4, 6}, {}, {5, 16}};
+  want.chunk_owner = {1, N, N, 0, N, 1};
+  want.word_owner = {N, N, N, N, 0, 2, 0, N, N, N, N, N, N, N, N, N, 2, kSharedWord, N, N, N, N, N, N};
   want.shared_words = 1;
   EXPECT_EQ(reference::footprint_lists(owners, 3), want);
 }

@@ -483,4 +483,60 @@ __device__ __forceinline__ void merge_ordered_chunk_by_warp(const TargetBuffers&
     if (lane < t.num_copies) store_chunk<16>(copy_at(t, lane, off), merged);
 }
 
+// ---- one chunk or word by a whole warp -------------------------------------------------------------
+// Level W's few chunks of a region, and its words in chunks that several blocks write
+// (footprint_lists.h): lane k holds copy k's kBytes (at most 32 copies), so the copies' loads run side
+// by side (a thread walking 32 copies made b+tree's sites ~70 us a word), and only these kBytes are
+// stored (a word's chunk is other blocks' too). Every lane of the warp calls them with the same `off`
+// (a multiple of kBytes).
+
+// The fused ww-check, as ww_check_chunk: U, the races of consecutive writers of a byte, and each
+// copy's pass-2 start state. Returns whether a copy changed the bytes, in every lane.
+template <int kBytes>
+__device__ __forceinline__ bool ww_check_by_warp(const TargetBuffers& t, uint64_t off, const RaceLogView& log,
+                                                 uint32_t lane) {
+  constexpr int kWords = Chunk<kBytes>::kWords;
+  const Chunk<kBytes> s = load_original<kBytes>(t, off);
+  const Chunk<kBytes> p = lane < t.num_copies ? load_chunk<kBytes>(copy_at(t, lane, off)) : s;
+  uint32_t wrote[kWords];
+#pragma unroll
+  for (int i = 0; i < kWords; ++i) wrote[i] = __vcmpne4(p.w[i], s.w[i]);
+  Chunk<kBytes> u = s;
+  bool clash = false, changed = false;
+#pragma unroll
+  for (int byte = 0; byte < kBytes; ++byte) {
+    const int i = byte / 4, shift = 8 * (byte % 4);
+    const uint32_t writers = __ballot_sync(0xffffffffu, (wrote[i] >> shift) & 1u);
+    if (!writers) continue;
+    changed = true;
+    clash = clash || (writers & (writers - 1)) != 0;
+    const uint32_t last = __shfl_sync(0xffffffffu, p.w[i], 31 - __clz(writers));  // the last writer wins
+    u.w[i] = (u.w[i] & ~(0xffu << shift)) | (last & (0xffu << shift));
+  }
+  if (clash && lane == 0) log_write_write<kBytes>(t, off, s, log);
+  __syncwarp();  // lane 0 re-reads the copies' pass-1 bytes before the lanes store their pass-2 states
+  if (!changed) return false;  // every copy and U hold S
+  if (lane == 0) store_chunk<kBytes>(t.uni + off, u);
+  if (lane < t.num_copies) store_chunk<kBytes>(copy_at(t, lane, off), pass2_state<kBytes>(s, u, wrote));
+  return true;
+}
+
+// The rw-check fused with the commit, as rw_commit_chunk: a copy whose pass-2 bytes differ from U
+// read another unit's write (with `check`); S := U; every copy := S.
+template <int kBytes>
+__device__ __forceinline__ void rw_commit_by_warp(const TargetBuffers& t, uint64_t off, const RaceLogView& log,
+                                                  uint32_t lane, bool check) {
+  const Chunk<kBytes> u = load_chunk<kBytes>(t.uni + off);
+  if (lane < t.num_copies) {
+    uint8_t* const copy = copy_at(t, lane, off);
+    const Chunk<kBytes> p = load_chunk<kBytes>(copy);
+    uint32_t differs = 0;
+#pragma unroll
+    for (int i = 0; i < Chunk<kBytes>::kWords; ++i) differs |= p.w[i] ^ u.w[i];
+    if (check && differs) log_read_write<kBytes>(t, off, lane, u, p, log);
+    store_chunk<kBytes>(copy, u);
+  }
+  if (lane == 0) store_original<kBytes>(t, off, u);
+}
+
 }  // namespace ldcc::ops

@@ -9,19 +9,27 @@
 
 #include <cstdint>
 
+#include "ldcc/kernels/race_record.h"
+
 namespace ldcc::kernels {
 
 // The lists of one target, as uint32_t:
-//   chunk_offsets[blocks + 1], word_offsets[blocks + 1], chunks[chunks], words[4 * chunks].
+//   chunk_offsets[blocks + 1], word_offsets[blocks + 1] (padded to a multiple of 4 words),
+//   chunks[chunks], words[4 * chunks], chunk_owner[chunks], word_owner[4 * chunks].
 // Block b's chunks, chunks[chunk_offsets[b] .. chunk_offsets[b + 1]), are the chunks in which only it
 // changed a word; its words, words[word_offsets[b] .. word_offsets[b + 1]), are the words it changed
-// in chunks where another block changed a word too. Both ascending (reference::footprint_lists).
+// in chunks where another block changed a word too. Both ascending (reference::footprint_lists). The
+// same as maps, for a site that checks a few chunks: chunk_owner[c], the block that alone changed
+// chunk c, else kNoOwner; word_owner[w], the block that changed word w of a chunk several blocks
+// changed, else kNoOwner.
 struct FootprintListLayout {
   uint32_t blocks = 0;
   uint64_t chunks = 0;  // 16-byte chunks of the target's padded copy
-  uint64_t chunks_at() const { return 2 * (uint64_t(blocks) + 1); }
-  uint64_t words_at() const { return chunks_at() + chunks; }
-  uint64_t entries() const { return words_at() + 4 * chunks; }
+  LDCC_HOST_DEVICE uint64_t chunks_at() const { return (2 * (uint64_t(blocks) + 1) + 3) / 4 * 4; }
+  LDCC_HOST_DEVICE uint64_t words_at() const { return chunks_at() + chunks; }
+  LDCC_HOST_DEVICE uint64_t chunk_owners_at() const { return words_at() + 4 * chunks; }
+  LDCC_HOST_DEVICE uint64_t word_owners_at() const { return chunk_owners_at() + chunks; }
+  LDCC_HOST_DEVICE uint64_t entries() const { return word_owners_at() + 4 * chunks; }
 };
 
 // Builds the lists into `lists` (layout.entries() words) from `owners` (4 * layout.chunks words,

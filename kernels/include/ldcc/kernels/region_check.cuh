@@ -23,6 +23,7 @@
 #include <type_traits>
 
 #include "ldcc/kernels/check_ops.cuh"
+#include "ldcc/kernels/footprint_lists.h"
 
 namespace ldcc::rt {
 using namespace ldcc::ops;
@@ -123,8 +124,8 @@ struct LaunchCtx {
   // words of its GlobalTarget::lists (level B proved the blocks' footprints disjoint).
   const unsigned long long* footprints;
   // Level W, nonzero: the store hooks see every store (KernelDesc::warp_turns is null), so a site
-  // leaves the block's global footprint out when none of its threads stored to global memory in the
-  // region's executions (BlockState::stored_global): every copy and U still hold S there.
+  // checks only the part of the block's global footprint its threads stored to in the region's
+  // executions (BlockState::written_lo/hi): every copy and U still hold S elsewhere.
   uint32_t global_store_flags;
   // Level B attribution launch: every store into a watched range appends (watch << 32 | block) to
   // watch_log[1..watch_capacity], counting in watch_log[0].
@@ -146,11 +147,10 @@ struct BlockState {
   uint32_t slot;
   uint32_t region_key;
   uint32_t turn;      // ordered_warps: the warp running the current region
-  // LaunchCtx::warp_copies: per global target, the bytes [lo, hi) the block's warps wrote since the
-  // last site.
+  // Per global target, the bytes [lo, hi) the block's threads wrote: since the last site
+  // (LaunchCtx::warp_copies), or in both executions of the region (level W, global_store_flags).
   unsigned long long written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
   long long entered, at_sites;  // LaunchCtx::profile: thread 0's clock at entry, its cycles at sites
-  uint32_t stored_global;       // LaunchCtx::global_store_flags: a thread stored in this region's executions
   uint32_t arrived;             // LaunchCtx::store_order: bit w, warp w has reached the region's end
   uint64_t helper_off[kMaxHelperSlots];
 };
@@ -171,11 +171,10 @@ struct ThreadState {
   uint32_t warp, warps;
   uint32_t global_copy;  // the copy of the global targets this thread uses
   uint32_t block_copy;   // deterministic mode: its block's copy (its warps' own with warp_copies)
-  // Per global target, the bytes [lo, hi) this thread wrote since the last site (deterministic mode
-  // with LaunchCtx::warp_copies).
+  // Per global target, the bytes [lo, hi) this thread wrote since its last site (deterministic mode
+  // with LaunchCtx::warp_copies, level W with global_store_flags).
   uint64_t written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
   uint32_t open;         // the site that opened this thread's region
-  bool stored_global;    // LaunchCtx::global_store_flags: it stored to global memory since its last site
   bool stores_in_turn;   // LaunchCtx::store_order: the lower warps have ended this region
   uint32_t pass1_site;   // where pass 1 ended
   bool at_exit;
@@ -316,36 +315,89 @@ __device__ __forceinline__ TargetBuffers global_buffers(const ThreadState& t, ui
                        kGlobalTarget | i};
 }
 
-// A block's chunks and words of target i in its lists (footprint_lists.h): the words byte by byte,
-// as other blocks' bytes share their chunks.
-template <typename ChunkOp, typename ByteOp>
-__device__ __forceinline__ void for_each_listed_part(const TargetBuffers& b, const uint32_t* lists, ChunkOp chunk,
-                                                     ByteOp byte) {
-  const uint32_t blocks = gridDim.x * gridDim.y * gridDim.z, block = block_rank();
-  const uint32_t* chunk_offsets = lists;
-  const uint32_t* word_offsets = lists + blocks + 1;
-  const uint32_t* chunks = lists + 2 * (uint64_t(blocks) + 1);
-  const uint32_t* words = chunks + b.stride / 16;
-  for (uint64_t j = chunk_offsets[block] + uint64_t(thread_rank()); j < chunk_offsets[block + 1]; j += block_threads())
-    chunk(b, 16 * uint64_t(chunks[j]));
-  const uint64_t first = 4 * uint64_t(word_offsets[block]), end = 4 * uint64_t(word_offsets[block + 1]);
-  for (uint64_t e = first + thread_rank(); e < end; e += block_threads()) {
-    const uint64_t x = 4 * uint64_t(words[e / 4]) + e % 4;
-    if (x < b.bytes) byte(b, x);
+// The first of the ascending entries [first, end) of `list` that is at least `value`.
+__device__ __forceinline__ uint32_t lower_bound(const uint32_t* list, uint32_t first, uint32_t end, uint64_t value) {
+  while (first < end) {
+    const uint32_t mid = first + (end - first) / 2;
+    if (list[mid] < value) first = mid + 1;
+    else end = mid;
   }
+  return first;
 }
 
-template <typename ChunkOp, typename ByteOp>
-__device__ __forceinline__ void for_each_footprint_part(const ThreadState& t, ChunkOp chunk, ByteOp byte) {
+// This block's bytes of target b in chunks [c_lo, c_hi) by its lists (footprint_lists.h): whole
+// chunks where only it wrote, and the words it wrote where other blocks' bytes share the chunk, each
+// word by a warp (`by_warp`), or byte by byte in a block with a partial warp. A few chunks are looked
+// up in the owner maps, and go to warps too; more are walked in the block's lists from a binary
+// search (a dependent load per step: b+tree's sites, a chunk or two each, spent ~50 us in four
+// searches per target), a thread per chunk.
+template <typename ChunkOp, typename ByteOp, typename WarpOp>
+__device__ __forceinline__ void for_each_listed_part(const TargetBuffers& b, const uint32_t* lists, uint64_t c_lo,
+                                                     uint64_t c_hi, ChunkOp chunk, ByteOp byte, WarpOp by_warp) {
+  const uint32_t blocks = gridDim.x * gridDim.y * gridDim.z, block = block_rank();
+  const kernels::FootprintListLayout layout{blocks, b.stride / 16};
+  const uint32_t* chunk_offsets = lists;
+  const uint32_t* word_offsets = lists + blocks + 1;
+  const uint32_t* chunks = lists + layout.chunks_at();
+  const uint32_t* words = lists + layout.words_at();
+  const uint32_t* chunk_owner = lists + layout.chunk_owners_at();
+  const uint32_t* word_owner = lists + layout.word_owners_at();
+  // Words to the block's warps in turn when all are whole, else their bytes to its threads.
+  const bool by_warps = block_threads() % 32 == 0;
+  const uint32_t units = by_warps ? block_threads() / 32 : block_threads() / 4 * 4;
+  const uint32_t unit = by_warps ? thread_rank() / 32 : thread_rank();
+  const auto word_part = [&](uint64_t w, uint32_t part) {
+    if (by_warps) return by_warp(b, 4 * w, part, false);
+    if (4 * w + part < b.bytes) byte(b, 4 * w + part);
+  };
+  const uint32_t part = by_warps ? thread_rank() % 32 : unit % 4;
+  const uint32_t stride = by_warps ? units : units / 4;
+  const uint32_t first_unit = by_warps ? unit : unit / 4;
+  if (c_hi - c_lo <= block_threads() / 16) {
+    if (by_warps) {
+      for (uint64_t c = c_lo + unit; c < c_hi; c += units)
+        if (chunk_owner[c] == block) by_warp(b, 16 * c, part, true);
+    } else {
+      for (uint64_t c = c_lo + thread_rank(); c < c_hi; c += block_threads())
+        if (chunk_owner[c] == block) chunk(b, 16 * c);
+    }
+    if (unit < units)
+      for (uint64_t w = 4 * c_lo + first_unit; w < 4 * c_hi; w += stride)
+        if (word_owner[w] == block) word_part(w, part);
+    return;
+  }
+  for (uint64_t j = lower_bound(chunks, chunk_offsets[block], chunk_offsets[block + 1], c_lo) + uint64_t(thread_rank());
+       j < chunk_offsets[block + 1] && chunks[j] < c_hi; j += block_threads())
+    chunk(b, 16 * uint64_t(chunks[j]));
+  if (unit < units)
+    for (uint64_t j = lower_bound(words, word_offsets[block], word_offsets[block + 1], 4 * c_lo) + first_unit;
+         j < word_offsets[block + 1] && words[j] < 4 * c_hi; j += stride)
+      word_part(words[j], part);
+}
+
+// Every part of the block's global footprint its threads stored to in the region: 16-byte chunks
+// (`chunk`, a thread each), bytes at a footprint's ends (`byte`), and, in lists (footprint_lists.h),
+// a few chunks and the words of chunks other blocks share (`by_warp(b, off, lane, chunk)`, a warp each).
+template <typename ChunkOp, typename ByteOp, typename WarpOp>
+__device__ __forceinline__ void for_each_footprint_part(const ThreadState& t, ChunkOp chunk, ByteOp byte,
+                                                        WarpOp by_warp) {
   const LaunchCtx& c = *t.ctx;
   for (uint32_t i = 0; i < c.num_globals; ++i) {
-    if (c.global_store_flags && !t.bs->stored_global) continue;
+    // What the block's threads stored to in the region, in whole chunks (all of it where the hooks
+    // miss stores).
+    uint64_t stored_lo = 0, stored_hi = c.globals[i].stride;
+    if (c.global_store_flags) {
+      stored_lo = t.bs->written_lo[i] / 16 * 16;
+      stored_hi = (t.bs->written_hi[i] + 15) / 16 * 16;
+      if (stored_lo >= stored_hi) continue;
+    }
     if (c.globals[i].lists) {
-      for_each_listed_part(global_buffers(t, i), c.globals[i].lists, chunk, byte);
+      for_each_listed_part(global_buffers(t, i), c.globals[i].lists, stored_lo / 16, stored_hi / 16, chunk, byte,
+                           by_warp);
       continue;
     }
     const unsigned long long* fp = c.footprints + 2 * (uint64_t(block_rank()) * c.num_globals + i);
-    const uint64_t lo = fp[0], hi = fp[1];
+    const uint64_t lo = max(uint64_t(fp[0]), stored_lo), hi = min(uint64_t(fp[1]), stored_hi);
     if (lo >= hi) continue;
     const uint64_t first = min(hi, (lo + 15) / 16 * 16), last = max(first, hi / 16 * 16);
     const TargetBuffers b = global_buffers(t, i);
@@ -378,6 +430,9 @@ static __device__ __forceinline__ bool block_global_ww(const ThreadState& t, Rac
           p = p != s ? s : u;
         }
         wrote = wrote || writer != kNoUnit;
+      },
+      [&](const TargetBuffers& b, uint64_t off, uint32_t lane, bool chunk) {
+        wrote = (chunk ? ww_check_by_warp<16>(b, off, log, lane) : ww_check_by_warp<4>(b, off, log, lane)) || wrote;
       });
   return wrote;
 }
@@ -393,6 +448,10 @@ static __device__ __forceinline__ void block_global_rw_commit(const ThreadState&
           p = u;
         }
         b.original[x] = u;
+      },
+      [&](const TargetBuffers& b, uint64_t off, uint32_t lane, bool chunk) {
+        if (chunk) rw_commit_by_warp<16>(b, off, log, lane, check);
+        else rw_commit_by_warp<4>(b, off, log, lane, check);
       });
 }
 
@@ -526,7 +585,6 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
     }
   }
   t.open = entry_site;
-  t.stored_global = false;
   t.stores_in_turn = false;
   t.pass1_site = entry_site;
   t.at_exit = false;
@@ -614,21 +672,38 @@ __device__ __forceinline__ void note_written(State& t, int i, const void* p, uin
   t.written_hi[i] = max(t.written_hi[i], off + size);
 }
 
+// The lowest `lo` and the highest `hi` over the active lanes `lanes` of this warp, in each of them.
+__device__ __forceinline__ void warp_span(uint32_t lanes, unsigned long long& lo, unsigned long long& hi) {
+  if (lanes == 0xffffffffu) {
+    for (int delta = 16; delta > 0; delta /= 2) {
+      lo = min(lo, __shfl_xor_sync(lanes, lo, delta));
+      hi = max(hi, __shfl_xor_sync(lanes, hi, delta));
+    }
+    return;
+  }
+  unsigned long long first = lo, last = hi;
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+    const int from = __ffs(rest) - 1;
+    first = min(first, __shfl_sync(lanes, lo, from));
+    last = max(last, __shfl_sync(lanes, hi, from));
+  }
+  lo = first;
+  hi = last;
+}
+
+// Whether this thread is the lowest of the active lanes `lanes` (a warp's lanes follow thread_rank).
+__device__ __forceinline__ bool lane_leader(uint32_t lanes) { return thread_rank() % 32 == uint32_t(__ffs(lanes) - 1); }
+
 // A thread's stores into its block's footprint (LaunchCtx::store_bounds), as it leaves. The lanes
 // leaving together combine their bounds first and the lowest of them makes the two atomics: one
 // thread's each made every thread of a block queue on the same two words.
 static __device__ __noinline__ void publish_store_bounds(const LaunchCtx& c, const uint64_t* lo, const uint64_t* hi) {
   const uint64_t blocks = uint64_t(gridDim.x) * gridDim.y * gridDim.z;
   const uint32_t lanes = __activemask();
-  const bool leader = thread_rank() % 32 == uint32_t(__ffs(lanes) - 1);  // a warp's lanes follow thread_rank
   for (uint32_t i = 0; i < c.num_globals; ++i) {
     unsigned long long first = lo[i], last = hi[i];
-    for (uint32_t rest = lanes; rest; rest &= rest - 1) {
-      const int from = __ffs(rest) - 1;
-      first = min(first, __shfl_sync(lanes, (unsigned long long)lo[i], from));
-      last = max(last, __shfl_sync(lanes, (unsigned long long)hi[i], from));
-    }
-    if (!leader || first >= last) continue;
+    warp_span(lanes, first, last);
+    if (!lane_leader(lanes) || first >= last) continue;
     atomicMin(&c.store_bounds[2 * i * blocks + block_rank()], first);
     atomicMax(&c.store_bounds[(2 * i + 1) * blocks + block_rank()], last);
   }
@@ -656,6 +731,25 @@ static __device__ __forceinline__ void announce_arrival(const ThreadState& t) {
   if (thread_rank() % 32 == 0) atomicOr(&t.bs->arrived, 1u << t.warp);
 }
 
+// Level W (LaunchCtx::global_store_flags), at a site: this thread's stores to each global target since
+// its last site join its block's written ranges (a warp's lanes combine first, as in
+// publish_store_bounds). Per target: one range over a thread's stores to two targets covered the
+// copies between them (b+tree's findRangeK stores to two targets in one region: 0.5 s of sites).
+__device__ __forceinline__ void publish_global_stores(ThreadState& t) {
+  const LaunchCtx& c = *t.ctx;
+  if (!c.global_store_flags) return;
+  const uint32_t lanes = __activemask();
+  for (uint32_t i = 0; i < c.num_globals; ++i) {
+    unsigned long long lo = t.written_lo[i], hi = t.written_hi[i];
+    t.written_lo[i] = ~0ull;
+    t.written_hi[i] = 0;
+    warp_span(lanes, lo, hi);
+    if (!lane_leader(lanes) || lo >= hi) continue;
+    atomicMin(&t.bs->written_lo[i], lo);
+    atomicMax(&t.bs->written_hi[i], hi);
+  }
+}
+
 // `*store(t, &lvalue) = value`: a store that is neither to a local nor to a privatized shared
 // variable. Pass 1 remembers the old bytes of global memory so the block can undo them before
 // pass 2 re-runs the region.
@@ -670,9 +764,13 @@ __device__ __forceinline__ T* store(ThreadState& t, T* p) {
     else if (t.ctx->store_bounds) store_in_turn(t, q, sizeof(T));
     return p;
   }
-  if (t.ctx->global_store_flags) t.stored_global = true;
-  if (t.first_execution() && !t.overflow && !in_copies(t, q) && global_copy_target(t, q) < 0)
-    log_store(t, const_cast<std::remove_cv_t<T>*>(p), sizeof(T));
+  // Pass 1 undoes its stores to other global memory before pass 2; a store to a global target joins the
+  // region's written ranges (global_store_flags).
+  const bool undone = t.first_execution() && !t.overflow && !in_copies(t, q);
+  if (!undone && !t.ctx->global_store_flags) return p;
+  const int target = global_copy_target(t, q);
+  if (t.ctx->global_store_flags) note_written(t, target, q, sizeof(T));
+  if (undone && target < 0) log_store(t, const_cast<std::remove_cv_t<T>*>(p), sizeof(T));
   return p;
 }
 
@@ -703,7 +801,8 @@ __device__ T* redirect_atomic(ThreadState& t, T* p) {
     if (T* q = atomics_copy_address(t, p)) return q;
     if (t.one_copy()) return p;
   }
-  if (t.ctx->global_store_flags && !t.single_execution() && __isGlobal(p)) t.stored_global = true;
+  if (t.ctx->global_store_flags && !t.single_execution() && __isGlobal(p))
+    note_written(t, global_copy_target(t, p), p, sizeof(T));
   if (!in_copies(t, p)) return p;
   const uint64_t off = (reinterpret_cast<uint8_t*>(p) - t.copies) % t.stride;
   return reinterpret_cast<T*>(t.copies + uint64_t(t.warps) * t.stride + off);
@@ -942,17 +1041,18 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
   const uint32_t key = (uint32_t(!t.at_exit) << 31) | (t.open << 16) | (site & 0xffffu);
   if (thread_rank() == 0) {
     bs.region_key = 0;
-    // The flag covers both executions of a region: it is cleared at the end of pass 1 (every thread
-    // has left the last commit, which read it).
-    if (bs.pass == 1) bs.stored_global = 0;
+    // The written ranges cover both executions of a region: they are cleared at the end of pass 1
+    // (every thread has left the last commit, which read them).
+    if (bs.pass == 1)
+      for (uint32_t i = 0; i < ctx.num_globals; ++i) {
+        bs.written_lo[i] = ~0ull;
+        bs.written_hi[i] = 0;
+      }
   }
   __syncthreads();
   SiteCycles cycles(t);
   atomicMax(&bs.region_key, key);
-  if (t.stored_global) {
-    bs.stored_global = 1;  // read after the next barrier
-    t.stored_global = false;
-  }
+  publish_global_stores(t);  // read after the next barrier
   // Threads that returned: whether all did, and the barrier results' count of running threads.
   const uint32_t exited = __syncthreads_count(t.at_exit);
   const bool all_exited = exited == block_threads();

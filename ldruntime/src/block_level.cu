@@ -152,6 +152,7 @@ std::optional<size_t> first_overlapping_target(const std::vector<unsigned long l
 }
 
 void BlockFootprints::gather_owners(const std::vector<uint64_t>& strides, cudaStream_t stream) {
+  if (!device_) return;  // of() hands the ww-check nothing to gather into, owners included
   uint64_t words = 0;
   for (uint64_t stride : strides) {
     owner_offsets_.push_back(words);
@@ -165,8 +166,13 @@ void BlockFootprints::gather_owners(const std::vector<uint64_t>& strides, cudaSt
 
 DeviceBuffer BlockFootprints::lists(size_t i, const GlobalAllocation& target, cudaStream_t stream,
                                     uint64_t& largest_block_bytes, std::string& why) {
-  if (!owners_) {
+  if (!device_ || !owners_) {
     why = "no device memory for the blocks' word owners";
+    return {};
+  }
+  // Thrust would raise an error the program has not read yet as its own, and clearing it would lose it.
+  if (cudaPeekAtLastError() != cudaSuccess) {
+    why = "a CUDA error of the program is pending";
     return {};
   }
   const kernels::FootprintListLayout layout{blocks_, strides_[i] / 16};

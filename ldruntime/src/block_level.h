@@ -120,7 +120,8 @@ class BlockFootprints {
   void gather_owners(const std::vector<uint64_t>& strides, cudaStream_t stream);
   // Level W's lists of target i's footprints (kernels/footprint_lists.h), from the word owners; an
   // empty buffer, with `why`, where they cannot serve (no owners, no memory, or two blocks changed
-  // bytes of one word). `largest_block_bytes`: the most bytes one block's lists cover.
+  // bytes of one word). `largest_block_bytes`: the most bytes one block's lists cover. Once per
+  // target: the build sorts the owners in place.
   DeviceBuffer lists(size_t i, const GlobalAllocation& target, cudaStream_t stream, uint64_t& largest_block_bytes,
                      std::string& why);
   // After the ww-checks: empty if the bounds were not gathered.

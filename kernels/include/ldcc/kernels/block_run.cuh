@@ -22,8 +22,10 @@ struct BlockRunState {
   BlockState* bs;  // helper functions' shared variables find their offsets here (helper_off)
   uint32_t global_copy;  // the block's copy of the global targets in this round
   uint32_t clock_ticks;
-  // Per global target, the bytes [lo, hi) this thread stored to (LaunchCtx::store_bounds).
+  // Per global target, the bytes [lo, hi) this thread stored to (LaunchCtx::store_bounds); bit i of
+  // written_targets: target i has a range.
   uint64_t written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
+  uint32_t written_targets;
   alignas(16) uint8_t sink[32];  // where stores to memory that is not a target go
 
   __device__ BlockRunState() {}
@@ -43,7 +45,7 @@ static __device__ __noinline__ void watch_store(const LaunchCtx& c, uint32_t tar
 }
 
 __device__ __forceinline__ BlockRunState::~BlockRunState() {
-  if (ctx->store_bounds) publish_store_bounds(*ctx, written_lo, written_hi);
+  if (ctx->store_bounds) publish_store_bounds(*ctx, written_lo, written_hi, written_targets);
 }
 
 // Kernel entry: the block's layout copy of the shared targets (dynamic shared memory: the launch
@@ -54,6 +56,7 @@ __device__ __forceinline__ void enter(const LaunchCtx& ctx, BlockState& bs, Bloc
   t.bs = &bs;
   t.global_copy = ctx.copy_of_block ? ctx.copy_of_block[block_rank()] : 0;
   t.clock_ticks = 0;
+  t.written_targets = 0;
   for (uint32_t i = 0; i < ctx.num_globals; ++i) {
     t.written_lo[i] = ~0ull;
     t.written_hi[i] = 0;

@@ -150,6 +150,7 @@ struct BlockState {
   // Per global target, the bytes [lo, hi) the block's threads wrote: since the last site
   // (LaunchCtx::warp_copies), or in both executions of the region (level W, global_store_flags).
   unsigned long long written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
+  uint32_t written_targets;  // level W: bit i, written_lo/hi[i] hold a range
   long long entered, at_sites;  // LaunchCtx::profile: thread 0's clock at entry, its cycles at sites
   uint32_t arrived;             // LaunchCtx::store_order: bit w, warp w has reached the region's end
   uint64_t helper_off[kMaxHelperSlots];
@@ -172,8 +173,10 @@ struct ThreadState {
   uint32_t global_copy;  // the copy of the global targets this thread uses
   uint32_t block_copy;   // deterministic mode: its block's copy (its warps' own with warp_copies)
   // Per global target, the bytes [lo, hi) this thread wrote since its last site (deterministic mode
-  // with LaunchCtx::warp_copies, level W with global_store_flags).
+  // with LaunchCtx::warp_copies, level W with global_store_flags); bit i of written_targets: target i
+  // has a range (a site publishes only those: most regions write few targets, or none).
   uint64_t written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
+  uint32_t written_targets;
   uint32_t open;         // the site that opened this thread's region
   bool stores_in_turn;   // LaunchCtx::store_order: the lower warps have ended this region
   uint32_t pass1_site;   // where pass 1 ended
@@ -382,14 +385,16 @@ template <typename ChunkOp, typename ByteOp, typename WarpOp>
 __device__ __forceinline__ void for_each_footprint_part(const ThreadState& t, ChunkOp chunk, ByteOp byte,
                                                         WarpOp by_warp) {
   const LaunchCtx& c = *t.ctx;
-  for (uint32_t i = 0; i < c.num_globals; ++i) {
-    // What the block's threads stored to in the region, in whole chunks (all of it where the hooks
-    // miss stores).
+  // The targets the block's threads stored to in the region (all where the hooks miss stores).
+  const uint32_t targets = c.global_store_flags ? t.bs->written_targets : (1u << c.num_globals) - 1;
+  static_assert(kMaxGlobalTargets < 32, "a bit per global target");
+  for (uint32_t rest = targets; rest; rest &= rest - 1) {
+    const uint32_t i = __ffs(rest) - 1;
+    // What they stored to, in whole chunks.
     uint64_t stored_lo = 0, stored_hi = c.globals[i].stride;
     if (c.global_store_flags) {
       stored_lo = t.bs->written_lo[i] / 16 * 16;
       stored_hi = (t.bs->written_hi[i] + 15) / 16 * 16;
-      if (stored_lo >= stored_hi) continue;
     }
     if (c.globals[i].lists) {
       for_each_listed_part(global_buffers(t, i), c.globals[i].lists, stored_lo / 16, stored_hi / 16, chunk, byte,
@@ -486,13 +491,14 @@ static __device__ __forceinline__ void pass_turn(const ThreadState& t) {
 static __device__ __forceinline__ void block_merge_warp_globals(ThreadState& t) {
   const LaunchCtx& c = *t.ctx;
   BlockState& bs = *t.bs;
-  for (uint32_t i = 0; i < c.num_globals; ++i) {
-    if (t.written_lo[i] >= t.written_hi[i]) continue;
+  for (uint32_t rest = t.written_targets; rest; rest &= rest - 1) {
+    const uint32_t i = __ffs(rest) - 1;
     atomicMin(&bs.written_lo[i], (unsigned long long)t.written_lo[i]);
     atomicMax(&bs.written_hi[i], (unsigned long long)t.written_hi[i]);
     t.written_lo[i] = ~0ull;
     t.written_hi[i] = 0;
   }
+  t.written_targets = 0;
   __syncthreads();
   for (uint32_t i = 0; i < c.num_globals; ++i) {
     if (bs.written_lo[i] >= bs.written_hi[i]) continue;  // no warp wrote it (lo ~0, hi 0)
@@ -576,6 +582,8 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
                                            : t.block_copy;
   // Only the launch's targets: the arrays are in local memory, and clearing all of them cost every
   // thread 256 bytes of stores at entry.
+  t.written_targets = 0;
+  if (thread_rank() == 0) bs.written_targets = 0;
   for (uint32_t i = 0; i < ctx.num_globals; ++i) {
     t.written_lo[i] = ~0ull;
     t.written_hi[i] = 0;
@@ -670,6 +678,25 @@ __device__ __forceinline__ void note_written(State& t, int i, const void* p, uin
   const uint64_t off = offset_in_target(t, t.ctx->globals[i], p);
   t.written_lo[i] = min(t.written_lo[i], off);
   t.written_hi[i] = max(t.written_hi[i], off + size);
+  t.written_targets |= 1u << i;
+}
+
+// Over the active lanes `lanes` of this warp, in each of them: the bitwise or, and the maximum.
+__device__ __forceinline__ uint32_t warp_or(uint32_t lanes, uint32_t v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_or_sync(lanes, v);
+#else
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) v |= __shfl_sync(lanes, v, __ffs(rest) - 1);
+  return v;
+#endif
+}
+__device__ __forceinline__ uint32_t warp_max(uint32_t lanes, uint32_t v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(lanes, v);
+#else
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) v = max(v, __shfl_sync(lanes, v, __ffs(rest) - 1));
+  return v;
+#endif
 }
 
 // The lowest `lo` and the highest `hi` over the active lanes `lanes` of this warp, in each of them.
@@ -697,10 +724,12 @@ __device__ __forceinline__ bool lane_leader(uint32_t lanes) { return thread_rank
 // A thread's stores into its block's footprint (LaunchCtx::store_bounds), as it leaves. The lanes
 // leaving together combine their bounds first and the lowest of them makes the two atomics: one
 // thread's each made every thread of a block queue on the same two words.
-static __device__ __noinline__ void publish_store_bounds(const LaunchCtx& c, const uint64_t* lo, const uint64_t* hi) {
+static __device__ __noinline__ void publish_store_bounds(const LaunchCtx& c, const uint64_t* lo, const uint64_t* hi,
+                                                        uint32_t written_targets) {
   const uint64_t blocks = uint64_t(gridDim.x) * gridDim.y * gridDim.z;
   const uint32_t lanes = __activemask();
-  for (uint32_t i = 0; i < c.num_globals; ++i) {
+  for (uint32_t rest = warp_or(lanes, written_targets); rest; rest &= rest - 1) {
+    const uint32_t i = __ffs(rest) - 1;
     unsigned long long first = lo[i], last = hi[i];
     warp_span(lanes, first, last);
     if (!lane_leader(lanes) || first >= last) continue;
@@ -739,12 +768,16 @@ __device__ __forceinline__ void publish_global_stores(ThreadState& t) {
   const LaunchCtx& c = *t.ctx;
   if (!c.global_store_flags) return;
   const uint32_t lanes = __activemask();
-  for (uint32_t i = 0; i < c.num_globals; ++i) {
+  const uint32_t targets = warp_or(lanes, t.written_targets);
+  t.written_targets = 0;
+  if (targets && lane_leader(lanes)) atomicOr(&t.bs->written_targets, targets);
+  for (uint32_t rest = targets; rest; rest &= rest - 1) {
+    const uint32_t i = __ffs(rest) - 1;
     unsigned long long lo = t.written_lo[i], hi = t.written_hi[i];
     t.written_lo[i] = ~0ull;
     t.written_hi[i] = 0;
     warp_span(lanes, lo, hi);
-    if (!lane_leader(lanes) || lo >= hi) continue;
+    if (!lane_leader(lanes)) continue;
     atomicMin(&t.bs->written_lo[i], lo);
     atomicMax(&t.bs->written_hi[i], hi);
   }
@@ -989,7 +1022,7 @@ struct SiteCycles {
 
 // Deterministic mode, the block's last site: its store footprint (LaunchCtx::store_bounds) and its slot.
 __device__ __forceinline__ void leave_deterministic(const ThreadState& t) {
-  if (t.ctx->store_bounds) publish_store_bounds(*t.ctx, t.written_lo, t.written_hi);
+  if (t.ctx->store_bounds) publish_store_bounds(*t.ctx, t.written_lo, t.written_hi, t.written_targets);
   release_slot(*t.ctx, *t.bs);
 }
 
@@ -1043,15 +1076,19 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
     bs.region_key = 0;
     // The written ranges cover both executions of a region: they are cleared at the end of pass 1
     // (every thread has left the last commit, which read them).
-    if (bs.pass == 1)
+    if (bs.pass == 1) {
       for (uint32_t i = 0; i < ctx.num_globals; ++i) {
         bs.written_lo[i] = ~0ull;
         bs.written_hi[i] = 0;
       }
+      bs.written_targets = 0;
+    }
   }
   __syncthreads();
   SiteCycles cycles(t);
-  atomicMax(&bs.region_key, key);
+  const uint32_t lanes = __activemask();  // one atomic per warp, not one per thread on one word
+  const uint32_t warp_key = warp_max(lanes, key);
+  if (lane_leader(lanes)) atomicMax(&bs.region_key, warp_key);
   publish_global_stores(t);  // read after the next barrier
   // Threads that returned: whether all did, and the barrier results' count of running threads.
   const uint32_t exited = __syncthreads_count(t.at_exit);

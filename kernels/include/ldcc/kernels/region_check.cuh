@@ -174,7 +174,8 @@ struct ThreadState {
   uint32_t block_copy;   // deterministic mode: its block's copy (its warps' own with warp_copies)
   // Per global target, the bytes [lo, hi) this thread wrote since its last site (deterministic mode
   // with LaunchCtx::warp_copies, level W with global_store_flags); bit i of written_targets: target i
-  // has a range (a site publishes only those: most regions write few targets, or none).
+  // has a range (a site publishes only those: most regions write few targets, or none). A clear bit
+  // means an empty range: whatever clears a bit resets that range too.
   uint64_t written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
   uint32_t written_targets;
   uint32_t open;         // the site that opened this thread's region

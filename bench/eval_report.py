@@ -629,11 +629,15 @@ def markdown(programs, missing, device, args, repeats, timeout_s, argv):
     # 3. Memory
     out += ["## 3. Memory and per-launch time", "",
             "From the `LDCC_TIMING` runs (one run per mode, every launch synchronized): peak extra device memory of the "
-            "process (MiB), the number of launches, and the sum of the launches' host wall times against the native GPU ms.", "",
-            "| program | check peak MiB | det. peak MiB | check launches | check Σ launch ms | check Σ / native | "
-            "det. launches | det. Σ launch ms | det. Σ / native | native ms |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for p in programs:
+            "process (MiB), the number of launches, and the sum of the launches' host wall times against the native GPU ms.", ""]
+    timed = [p for p in programs if p["check_timing"] or p["deterministic_timing"]]
+    if not timed:
+        out += ["No timing runs (`EVAL_STEPS` without `profile`)."]
+    else:
+        out += ["| program | check peak MiB | det. peak MiB | check launches | check Σ launch ms | check Σ / native | "
+                "det. launches | det. Σ launch ms | det. Σ / native | native ms |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for p in timed:
         t, d, n = p["check_timing"], p["deterministic_timing"], p["native"]["gpu_ms"]
         out.append("| " + " | ".join([
             p["program"], fms(t["peak_bytes"] / MIB, 2) if t else "-", fms(d["peak_bytes"] / MIB, 2) if d else "-",

@@ -240,6 +240,18 @@ class MissingFiles(unittest.TestCase):
             self.assertIn("repeats of native, check and deterministic runs (medians); no racecheck runs.", md)
             self.assertNotIn("one racecheck run", md)
 
+    def test_no_timing_or_profile_runs(self):
+        with tempfile.TemporaryDirectory(prefix="eval_report_test.") as tmp:
+            raw = os.path.join(tmp, "raw")
+            shutil.copytree(os.path.join(FIXTURE, "raw"), raw)
+            for name in os.listdir(raw):
+                if name.endswith((".timing", ".profile", ".profile.kernels")):
+                    os.remove(os.path.join(raw, name))
+            _, md, _ = run_report(raw, os.path.join(tmp, "eval"))
+            self.assertIn("No timing runs (`EVAL_STEPS` without `profile`).", md)
+            self.assertNotIn("| check peak MiB |", md)
+            self.assertIn("### Check mode\n\nNo profile.", md)
+
     def test_empty_raw_dir(self):
         with tempfile.TemporaryDirectory(prefix="eval_report_test.") as tmp:
             os.mkdir(os.path.join(tmp, "raw"))

@@ -630,7 +630,8 @@ def markdown(programs, missing, device, args, repeats, timeout_s, argv):
     out += ["## 3. Memory and per-launch time", "",
             "From the `LDCC_TIMING` runs (one run per mode, every launch synchronized): peak extra device memory of the "
             "process (MiB), the number of launches, and the sum of the launches' host wall times against the native GPU ms.", ""]
-    timed = [p for p in programs if p["check_timing"] or p["deterministic_timing"]]
+    # Every program gets a row once any was timed: one without a timing run shows '-'.
+    timed = programs if any(p["check_timing"] or p["deterministic_timing"] for p in programs) else []
     if not timed:
         out += ["No timing runs (`EVAL_STEPS` without `profile`)."]
     else:

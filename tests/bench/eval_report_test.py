@@ -225,6 +225,7 @@ class MissingFiles(unittest.TestCase):
             self.assertEqual((s["racecheck_over_check"], s["racecheck_over_native"]), ("73.1707", "100.0"))  # 30000/410, 30000/300
             self.assertEqual((k["ldcc_race"], k["verdict_match"], k["racecheck_status"], k["check_launches"]), ("", "", "", ""))
             self.assertIn("| kmeans_race | race: rw shared s_red | - | - | - | - | - | - | - | - | - | - | - |", md)
+            self.assertIn("| kmeans_race | - | - | - | - | - | - | - | - | 4.000 |", md)  # no timing run: a row of '-'
             self.assertIn("timed out after 30 s", md)
             self.assertIn("| all | 3.00× (n=1) |", md)
             self.assertIn("no racecheck run finished", md)

@@ -6,11 +6,14 @@
 # Usage (on the GPU machine, from the repository root):
 #   bench/probes/eval_ab.sh OUT PATCH "prog1 prog2 ..." [REPEAT] ["limit1 limit2 ..." "progs for limits"]
 # PATCH may be "-" (one tree only), or several patches separated by commas (variants B, C, ...). Writes OUT/ab.csv: variant,program,mode,limit,run,gpu_ms and
-# OUT/profiles/<variant>.<program>.<mode>[.<limit>].csv.
+# OUT/profiles/<variant>.<program>.<mode>[.<limit>].csv, and each variant's first run's last stderr line
+# per program and mode (ldcc's summary: the verdict) to OUT/summaries.txt.
+# MODES: the checked modes (default "check deterministic"); PROFILE=0: no LDCC_PROFILE runs.
 set -uo pipefail
 out="$1" patch="$2" programs="$3" repeat="${4:-3}" limits="${5:-}" limit_programs="${6:-}"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 mkdir -p "$out/profiles"
+modes="${MODES:-check deterministic}"
 export CUDA_MODULE_LOADING=EAGER
 targets() { for p in $1; do printf 'eval_%s_native eval_%s_checked ' "$p" "$p"; done; }
 build() {  # build SRC_TREE BUILD_DIR
@@ -36,12 +39,14 @@ for v in "${variants[@]}"; do
   for p in $programs; do
     for ((i = 1; i <= repeat; i++)); do
       [ "$v" = A ] && { "$bin/eval_${p}_native" > /dev/null 2> /tmp/err; echo "$v,$p,native,,$i,$(gpu_ms /tmp/err)" >> "$out/ab.csv"; }
-      for m in check deterministic; do
+      for m in $modes; do
         LDCC_MODE=$m "$bin/eval_${p}_checked" > /dev/null 2> /tmp/err
         echo "$v,$p,$m,,$i,$(gpu_ms /tmp/err)" >> "$out/ab.csv"
+        [ "$i" = 1 ] && echo "$v $p $m: $(grep -v '^gpu_ms' /tmp/err | tail -1)" >> "$out/summaries.txt"
       done
     done
-    for m in check deterministic; do
+    [ "${PROFILE:-1}" = 0 ] && continue
+    for m in $modes; do
       LDCC_MODE=$m LDCC_PROFILE="$out/profiles/$v.$p.$m.csv" "$bin/eval_${p}_checked" > /dev/null 2>&1
     done
   done

@@ -1094,13 +1094,12 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
   // Threads that returned: whether all did, and the barrier results' count of running threads.
   const uint32_t exited = __syncthreads_count(t.at_exit);
   const bool all_exited = exited == block_threads();
-  const RaceLogView log = block_log(t);
-  const TargetBuffers b = layout_buffers(t);
-
+  // The log and the layout are rebuilt where each pass needs them: held across the whole site, they
+  // spilled with everything else live in it.
   if (bs.pass == 1) {
     const bool skip = __syncthreads_or(t.overflow);
-    bool wrote = block_ww_check(b, log);
-    wrote = block_global_ww(t, log) || wrote;
+    bool wrote = block_ww_check(layout_buffers(t), block_log(t));
+    wrote = block_global_ww(t, block_log(t)) || wrote;
     // Also its stores to global memory ldcc does not privatize, and its atomics (and clock reads).
     wrote = wrote || t.num_stores > 0 || t.num_atomics > 0;
     if (!skip) {
@@ -1118,14 +1117,14 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
     } else {
       // A log overflowed, so no re-execution: U is committed as the ww-check built it.
       __syncthreads();
-      block_rw_commit(b, log, false);
-      block_global_rw_commit(t, log, false);
+      block_rw_commit(layout_buffers(t), block_log(t), false);
+      block_global_rw_commit(t, block_log(t), false);
       if (thread_rank() == 0) atomicAdd(&ctx.counters[kPass2Skipped], 1ull);
     }
   } else {
     __syncthreads();
-    block_rw_commit(b, log, true);
-    block_global_rw_commit(t, log, true);
+    block_rw_commit(layout_buffers(t), block_log(t), true);
+    block_global_rw_commit(t, block_log(t), true);
     t.compare = true;
     if (site != t.pass1_site) log_register_race(t, kDiverged);
   }

@@ -5,7 +5,7 @@
 # Optionally also check mode under several LDCC_MEM_LIMIT values (level B in rounds).
 # Usage (on the GPU machine, from the repository root):
 #   bench/probes/eval_ab.sh OUT PATCH "prog1 prog2 ..." [REPEAT] ["limit1 limit2 ..." "progs for limits"]
-# PATCH may be "-" (one tree only), or several patches separated by commas (variants B, C, ...). Writes OUT/ab.csv: variant,program,mode,limit,run,gpu_ms and
+# PATCH may be "-" (one tree only), or several patches separated by commas (variants B, C, ...). Writes OUT/ab.csv: variant,program,mode,limit,run,gpu_ms (its table, from ab_table.py, in OUT/ab.md) and
 # OUT/profiles/<variant>.<program>.<mode>[.<limit>].csv, and each variant's first run's last stderr line
 # per program and mode (ldcc's summary: the verdict) to OUT/summaries.txt.
 # MODES: the checked modes (default "check deterministic"); PROFILE=0: no LDCC_PROFILE runs.
@@ -62,13 +62,4 @@ for v in "${variants[@]}"; do
   done
 done
 tar czf "$out/profiles.tgz" -C "$out" profiles && rm -rf "$out/profiles"
-python3 - "$out/ab.csv" <<'EOF'
-import csv, sys, statistics
-rows = list(csv.DictReader(open(sys.argv[1])))
-med = {}
-for r in rows:
-    if r['gpu_ms']:
-        med.setdefault((r['variant'], r['program'], r['mode'], r['limit']), []).append(float(r['gpu_ms']))
-for k in sorted(med):
-    print(','.join(k), '%.3f' % statistics.median(med[k]))
-EOF
+python3 "$root/bench/probes/ab_table.py" "$out/ab.csv" | tee "$out/ab.md"

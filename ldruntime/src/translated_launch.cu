@@ -519,8 +519,8 @@ class LaunchTimer {
 
 }  // namespace
 
-void launch_kernel(const KernelDesc& desc, const void* original, const void* checked, const void* blocks_clone, dim3 grid,
-                   dim3 block, size_t shared_bytes, cudaStream_t stream, void** args,
+void launch_kernel(const KernelDesc& desc, const void* original, const void* checked, const void* checked_in_shared,
+                   const void* blocks_clone, dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stream, void** args,
                    const unsigned long long* pointee_sizes, unsigned num_params) {
   const Mode mode = mode_for(desc);
   LaunchTimer timer(desc, mode, stream);
@@ -623,8 +623,14 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
                      std::to_string(threads));
   size_t dynamic_bytes = 0;
   DeviceBuffer scratch, busy;
+  // The clone that runs: with the copies in shared memory, the one compiled for them (its accesses to
+  // shared variables are shared-memory instructions, not generic ones) where the kernel has one.
+  const void* clone = checked;
   if (fits_dynamic_shared(checked, device, area, uint64_t(optin))) {
     dynamic_bytes = area;
+    if (checked_in_shared && fits_dynamic_shared(checked_in_shared, device, area, uint64_t(optin)) &&
+        threads <= uint32_t(attributes_of(checked_in_shared, device).maxThreadsPerBlock))
+      clone = checked_in_shared;
   } else {
     int per_sm = 0;
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, checked, int(threads), 0);
@@ -674,7 +680,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   const uint64_t launch_bytes =
       query_bytes + scratch.bytes() + busy.bytes() + records.bytes() + counters.bytes() + raced_blocks.bytes() + seen_bytes;
   PhaseProfile::end("copies and log allocation");
-  const auto start_clone = [&] { return cudaLaunchKernel(checked, grid, block, args, dynamic_bytes, stream); };
+  const auto start_clone = [&] { return cudaLaunchKernel(clone, grid, block, args, dynamic_bytes, stream); };
   if (mode == Mode::Deterministic) {
     if (const std::string why = run_deterministic(desc, globals, grid, launch.warps, ctx, stream, launch_bytes, start_clone);
         !why.empty())

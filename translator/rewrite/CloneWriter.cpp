@@ -35,7 +35,11 @@ unsigned TranslationUnitTables::slotOf(const VarDecl *var) {
 }
 
 std::string cloneName(const FunctionDecl *fn, CloneKind kind) {
-  return fn->getNameAsString() + (kind == CloneKind::Blocks ? "__ldcc_blocks" : "__ldcc_checked");
+  switch (kind) {
+    case CloneKind::Blocks: return fn->getNameAsString() + "__ldcc_blocks";
+    case CloneKind::CheckedInShared: return fn->getNameAsString() + "__ldcc_checked_in_shared";
+    default: return fn->getNameAsString() + "__ldcc_checked";
+  }
 }
 
 namespace {
@@ -301,12 +305,15 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     if (removedShared.insert(ds).second) ed.replace(ds->getSourceRange(), "", "a __shared__ declaration");
   }
   // The blocks clone's layout is always in dynamic shared memory: reached from the extern array, the
-  // compiler knows the address space (from ldcc_t.base, every access was a generic one).
+  // compiler knows the address space (from ldcc_t.base, every access was a generic one). So is the
+  // in-shared kernel clone's, whose own shared variables are written into `sharedInShared`.
   const std::string layoutBase = checked ? "ldcc_t.base" : "ldcc_dynamic_shared";
+  std::ostringstream sharedInShared;
   auto sharedRef = [&](const VarDecl *v, const std::string &alias, const std::string &offset) {
     aliases << "using " << alias << " = " << printType(v->getType(), ctx) << "; ";
-    shared << alias << "& " << v->getNameAsString() << " = ::ldcc::rt::target_ref<" << alias << ">(" << layoutBase
-           << ", " << offset << "); ";
+    const std::string ref = alias + "& " + v->getNameAsString() + " = ::ldcc::rt::target_ref<" + alias + ">(";
+    shared << ref << layoutBase << ", " << offset << "); ";
+    sharedInShared << ref << "::ldcc::rt::copy_in_shared(ldcc_t, ldcc_dynamic_shared), " << offset << "); ";
   };
   std::ostringstream describe, helperOffsets;
   if (kernel) {
@@ -513,6 +520,19 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
 
   if (ed.refusal.refused()) return failed();
   out.text = ed.text(wholeDefinition(fn));
+  if (kernel && checked && !shared.str().empty()) {
+    // The same clone, renamed, with its shared variables in this warp's copy in dynamic shared memory.
+    out.inSharedText = out.text;
+    const std::string name = cloneName(fn, CloneKind::Checked) + "(";
+    const size_t at = out.inSharedText.find(name);
+    const size_t refs = out.inSharedText.find(shared.str());
+    if (at == std::string::npos || refs == std::string::npos || refs < at) {
+      ed.fail("a kernel whose clone it cannot copy", fn->getLocation());
+      return failed();
+    }
+    out.inSharedText.replace(refs, shared.str().size(), sharedInShared.str());
+    out.inSharedText.replace(at, name.size(), cloneName(fn, CloneKind::CheckedInShared) + "(");
+  }
   return out;
 }
 

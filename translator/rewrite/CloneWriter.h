@@ -32,10 +32,14 @@ struct TranslationUnitTables {
 //     barrier, helper call and return, re-executions jumping back (ThreadState);
 //   Blocks: level B's, the original body with the memory hooks only: barriers and returns as written
 //     (BlockRunState, kernels/include/ldcc/kernels/block_run.cuh).
-enum class CloneKind { Checked, Blocks };
+// Checked: level W's and deterministic mode's clone, its copies anywhere; CheckedInShared: the same clone
+// for copies in dynamic shared memory, whose accesses to them compile to shared-memory instructions
+// (writeClone makes its text with the Checked one: CloneText::inSharedText); Blocks: level B's.
+enum class CloneKind { Checked, CheckedInShared, Blocks };
 
 struct CloneText {
   std::string text;              // the whole clone definition (empty when refused)
+  std::string inSharedText;      // kernels with shared variables, Checked: the CheckedInShared clone
   std::string preamble;          // namespace-scope declarations the clone needs before it
   Refusal refusal;               // set when the clone cannot be written after all
   std::vector<std::string> targetNames;  // kernels: shared variables in layout order

@@ -67,6 +67,7 @@ struct KernelRecord {
   KernelGlobals globals;
   Refusal warpTurns;  // see TranslationUnitAnalysis::warpTurnsReason
   bool atomics = false;  // its clone makes atomic operations
+  bool inShared = false;  // it has a CheckedInShared clone (it has shared variables)
 };
 
 class Translator {
@@ -117,10 +118,12 @@ public:
         }
         if (!k.refusal.refused()) {
           k.checked = true;
+          k.inShared = !clone.inSharedText.empty();
           k.targets = clone.targetNames;
           insertClone(f.fn, clone.text);
+          if (k.inShared) insertClone(f.fn, clone.inSharedText);
           insertClone(f.fn, blocks.text);
-          insertPrototype(f.fn);
+          insertPrototype(f.fn, k.inShared);
         }
       }
       if (k.refusal.refused()) {
@@ -203,7 +206,7 @@ private:
   }
 
   // A kernel declared before its definition may be launched before it: declare the clone there too.
-  void insertPrototype(const FunctionDecl *fn) {
+  void insertPrototype(const FunctionDecl *fn, bool inShared) {
     const FunctionDecl *first = fn->getFirstDecl();
     if (const FunctionTemplateDecl *ft = fn->getDescribedFunctionTemplate())
       first = ft->getCanonicalDecl()->getTemplatedDecl();
@@ -213,7 +216,8 @@ private:
     if (!sm_.isWrittenInMainFile(end)) return;
     Refusal ignored;
     std::string proto;
-    for (CloneKind kind : {CloneKind::Checked, CloneKind::Blocks}) {
+    for (CloneKind kind : {CloneKind::Checked, CloneKind::CheckedInShared, CloneKind::Blocks}) {
+      if (kind == CloneKind::CheckedInShared && !inShared) continue;
       const std::string one = writeClonePrototype(first, true, ctx_, ignored, kind, blockBound(fn));
       if (one.empty()) return;
       proto += (proto.empty() ? "" : " ") + one;
@@ -373,6 +377,7 @@ private:
     std::string replacement;
     if (k.checked)
       replacement = "::ldcc::rt::launch(::" + k.descName + ", " + calleeText + ", " + cloneText(CloneKind::Checked) + ", " +
+                    (k.inShared ? cloneText(CloneKind::CheckedInShared) : std::string("nullptr")) + ", " +
                     cloneText(CloneKind::Blocks) + ", " + configArg(0, "1") +
                     ", " + configArg(1, "1") + ", " + configArg(2, "0") + ", " + configArg(3, "0") + args + ")";
     else

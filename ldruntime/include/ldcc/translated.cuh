@@ -58,11 +58,12 @@ struct KernelDesc {
 };
 
 // Host side (ldruntime/src/translated_launch.cu). `checked`: the clone level W and deterministic
-// mode run; `blocks_clone`: the one level B runs (block_run.cuh). `args` are the clones' arguments: args[0]
+// mode run; `checked_in_shared`: the same clone for copies in dynamic shared memory (null for a kernel
+// without shared variables); `blocks_clone`: the one level B runs (block_run.cuh). `args` are the clones' arguments: args[0]
 // is the LaunchCtx, then the kernel's `num_params` parameters; `pointee_sizes[i]` is sizeof(*param i)
 // for pointer parameters, else 0.
-void launch_kernel(const KernelDesc& desc, const void* original, const void* checked, const void* blocks_clone, dim3 grid,
-                   dim3 block, size_t shared_bytes, cudaStream_t stream, void** args,
+void launch_kernel(const KernelDesc& desc, const void* original, const void* checked, const void* checked_in_shared,
+                   const void* blocks_clone, dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stream, void** args,
                    const unsigned long long* pointee_sizes, unsigned num_params);
 
 template <typename T>
@@ -78,26 +79,32 @@ constexpr unsigned long long pointee_size() {
 
 template <typename... P, typename... A, size_t... I>
 void launch_with(const KernelDesc& desc, void (*original)(P...), void (*checked)(LaunchCtx, P...),
-                 void (*blocks)(LaunchCtx, P...), dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stream,
-                 std::index_sequence<I...>, A&&... a) {
+                 void (*checked_in_shared)(LaunchCtx, P...), void (*blocks)(LaunchCtx, P...), dim3 grid, dim3 block,
+                 size_t shared_bytes, cudaStream_t stream, std::index_sequence<I...>, A&&... a) {
   // The arguments are evaluated and converted to the parameter types once, as by <<<>>>.
   std::tuple<std::decay_t<P>...> params(std::forward<A>(a)...);
   LaunchCtx ctx{};
   void* args[] = {&ctx, static_cast<void*>(&std::get<I>(params))...};
   const unsigned long long pointee_sizes[] = {pointee_size<std::decay_t<P>>()..., 0};
   launch_kernel(desc, reinterpret_cast<const void*>(original), reinterpret_cast<const void*>(checked),
-                reinterpret_cast<const void*>(blocks), grid, block, shared_bytes, stream, args, pointee_sizes,
-                unsigned(sizeof...(P)));
+                reinterpret_cast<const void*>(checked_in_shared), reinterpret_cast<const void*>(blocks), grid, block,
+                shared_bytes, stream, args, pointee_sizes, unsigned(sizeof...(P)));
 }
 
-// `kernel<<<grid, block, shared, stream>>>(a...)` becomes
-// `ldcc::rt::launch(desc, kernel, kernel__ldcc_checked, kernel__ldcc_blocks, grid, block, shared, stream, a...)`.
+// A parameter type the call's arguments do not deduce from (a null clone leaves P to the others).
+template <typename T>
+struct NotDeduced {
+  using type = T;
+};
+
+// `kernel<<<grid, block, shared, stream>>>(a...)` becomes `ldcc::rt::launch(desc, kernel,
+// kernel__ldcc_checked, kernel__ldcc_checked_in_shared (or nullptr), kernel__ldcc_blocks, grid, block, shared, stream, a...)`.
 template <typename G, typename B, typename... P, typename... A>
 void launch(const KernelDesc& desc, void (*original)(P...), void (*checked)(LaunchCtx, P...),
-            void (*blocks)(LaunchCtx, P...), const G& grid, const B& block, size_t shared_bytes, cudaStream_t stream,
-            A&&... a) {
+            typename NotDeduced<void (*)(LaunchCtx, P...)>::type checked_in_shared, void (*blocks)(LaunchCtx, P...),
+            const G& grid, const B& block, size_t shared_bytes, cudaStream_t stream, A&&... a) {
   static_assert(sizeof...(P) == sizeof...(A), "ldcc: a kernel launch with default arguments is not supported");
-  launch_with(desc, original, checked, blocks, dim3(grid), dim3(block), shared_bytes, stream,
+  launch_with(desc, original, checked, checked_in_shared, blocks, dim3(grid), dim3(block), shared_bytes, stream,
               std::index_sequence_for<P...>{}, std::forward<A>(a)...);
 }
 
@@ -106,9 +113,9 @@ template <typename G, typename B, typename... P, typename... A>
 void launch_unchecked(const KernelDesc& desc, void (*original)(P...), const G& grid, const B& block,
                       size_t shared_bytes, cudaStream_t stream, A&&... a) {
   static_assert(sizeof...(P) == sizeof...(A), "ldcc: a kernel launch with default arguments is not supported");
-  launch_with(desc, original, static_cast<void (*)(LaunchCtx, P...)>(nullptr),
-              static_cast<void (*)(LaunchCtx, P...)>(nullptr), dim3(grid), dim3(block), shared_bytes, stream,
-              std::index_sequence_for<P...>{}, std::forward<A>(a)...);
+  using Clone = void (*)(LaunchCtx, P...);
+  launch_with(desc, original, Clone(nullptr), Clone(nullptr), Clone(nullptr), dim3(grid), dim3(block), shared_bytes,
+              stream, std::index_sequence_for<P...>{}, std::forward<A>(a)...);
 }
 
 }  // namespace ldcc::rt

@@ -55,4 +55,4 @@ void run(int *data, int blocks) {
 // CHECK-NEXT: #line 25 "{{.*}}/cooperative_groups.cu"
 
 // CHECK-NOT: <<<
-// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, rotate, rotate__ldcc_checked, rotate__ldcc_blocks, blocks, 256, 0, 0, data);
+// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, rotate, rotate__ldcc_checked, rotate__ldcc_checked_in_shared, rotate__ldcc_blocks, blocks, 256, 0, 0, data);

@@ -104,4 +104,4 @@ void run(const float *in, float *out, int rows, int n) {
 // CHECK-NEXT: } }
 
 // CHECK-NOT: <<<
-// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, reduceRows, reduceRows__ldcc_checked, reduceRows__ldcc_blocks, rows, 256, 0, 0, in, out, n);
+// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, reduceRows, reduceRows__ldcc_checked, nullptr, reduceRows__ldcc_blocks, rows, 256, 0, 0, in, out, n);

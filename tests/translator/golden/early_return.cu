@@ -64,4 +64,4 @@ void run(const float *in, float *out, int n) {
 // CHECK-NEXT: } }
 
 // CHECK-NOT: <<<
-// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, stencil, stencil__ldcc_checked, stencil__ldcc_blocks, (n + 255) / 256, 256, 0, 0, in, out, n);
+// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, stencil, stencil__ldcc_checked, stencil__ldcc_checked_in_shared, stencil__ldcc_blocks, (n + 255) / 256, 256, 0, 0, in, out, n);

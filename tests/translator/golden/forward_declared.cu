@@ -45,9 +45,9 @@ template <int STEP> __global__ void addStep(int *data, int n) {
 
 // The launches, before any definition.
 // CHECK:      void run(int *data, int n) {
-// CHECK-NEXT:   ::ldcc::rt::launch(::ldcc_desc_1, resetCounter, resetCounter__ldcc_checked, resetCounter__ldcc_blocks, 1, 1, 0, 0);
-// CHECK-NEXT:   ::ldcc::rt::launch(::ldcc_desc_0, addOne, addOne__ldcc_checked, addOne__ldcc_blocks, (n + 127) / 128, 128, 0, 0, data, n);
-// CHECK-NEXT:   ::ldcc::rt::launch(::ldcc_desc_2, addStep<2>, addStep__ldcc_checked<2>, addStep__ldcc_blocks<2>, (n + 127) / 128, 128, 0, 0, data, n);
+// CHECK-NEXT:   ::ldcc::rt::launch(::ldcc_desc_1, resetCounter, resetCounter__ldcc_checked, nullptr, resetCounter__ldcc_blocks, 1, 1, 0, 0);
+// CHECK-NEXT:   ::ldcc::rt::launch(::ldcc_desc_0, addOne, addOne__ldcc_checked, addOne__ldcc_checked_in_shared, addOne__ldcc_blocks, (n + 127) / 128, 128, 0, 0, data, n);
+// CHECK-NEXT:   ::ldcc::rt::launch(::ldcc_desc_2, addStep<2>, addStep__ldcc_checked<2>, nullptr, addStep__ldcc_blocks<2>, (n + 127) / 128, 128, 0, 0, data, n);
 // CHECK-NEXT: }
 
 // The definitions, each followed by its clone (with the parameter names of the definition).

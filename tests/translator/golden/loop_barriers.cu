@@ -91,5 +91,5 @@ void run(const float *in, float *out, int blocks, int threads) {
 // CHECK-NEXT: #line 32 "{{.*}}/loop_barriers.cu"
 
 // CHECK-NOT: <<<
-// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, treeReduce, treeReduce__ldcc_checked, treeReduce__ldcc_blocks, blocks, threads, threads * sizeof(float), 0, in, out);
-// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_1, tiledSum, tiledSum__ldcc_checked, tiledSum__ldcc_blocks, blocks, 64, 0, 0, in, out, 4, 2);
+// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, treeReduce, treeReduce__ldcc_checked, treeReduce__ldcc_checked_in_shared, treeReduce__ldcc_blocks, blocks, threads, threads * sizeof(float), 0, in, out);
+// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_1, tiledSum, tiledSum__ldcc_checked, tiledSum__ldcc_checked_in_shared, tiledSum__ldcc_blocks, blocks, 64, 0, 0, in, out, 4, 2);

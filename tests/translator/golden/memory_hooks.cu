@@ -108,7 +108,7 @@ void run(const int *keys, int n, unsigned *bins, Stats *stats, float *out) {
 // CHECK-NEXT: } }
 
 // CHECK-NOT: <<<
-// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, histogram, histogram__ldcc_checked, histogram__ldcc_blocks, (n + 255) / 256, 256, 0, 0, keys, n, bins, stats, out);
+// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, histogram, histogram__ldcc_checked, histogram__ldcc_checked_in_shared, histogram__ldcc_blocks, (n + 255) / 256, 256, 0, 0, keys, n, bins, stats, out);
 
 __global__ void tally(const int *keys, unsigned *bins, int *top, unsigned *seen) {
   const int key = keys[threadIdx.x] & 15;

@@ -97,7 +97,7 @@ void run(int *a, int *b, int *c, int n) {
 // CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_1, gridSum, 4, 64, 0, 0, a, b, c);
 // CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_2, barrierInForHeader, 1, 64, 0, 0, a, n);
 // CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_3, syncingCallInForHeader, 1, 64, 0, 0, a, n);
-// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_4, fine, fine__ldcc_checked, fine__ldcc_blocks, 1, 64, 0, 0, a);
+// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_4, fine, fine__ldcc_checked, nullptr, fine__ldcc_blocks, 1, 64, 0, 0, a);
 // CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_5, clampAll, 1, 64, 0, 0, a, n);
 
 // One warning per refused kernel, at the construct's line; none for `fine`.

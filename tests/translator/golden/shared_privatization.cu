@@ -95,6 +95,18 @@ void run(float *out, const float *in, int n) {
 // CHECK-NEXT: } ldcc_exit: ldcc_t.at_exit = true; for (;;) { const int ldcc_a = ldcc_site(2u);
 // CHECK-NEXT: #line 33 "{{.*}}/shared_privatization.cu"
 
+// The same clone for copies in dynamic shared memory: each name is bound to this warp's copy
+// reached from the extern array (the compiler then knows the address space).
+// CHECK: #line 16 "{{.*}}/shared_privatization.cu"
+// CHECK-NEXT: __global__ void __launch_bounds__(256) transposeScale__ldcc_checked_in_shared(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, float *out, const float *in, int n) {
+// CHECK-SAME: ::ldcc::rt::ThreadState ldcc_t; ::ldcc::rt::enter(ldcc_ctx, ldcc_bs, ldcc_t, ldcc_dynamic_shared, 1u);
+// CHECK-SAME: ldcc_shared_type_0& tile = ::ldcc::rt::target_ref<ldcc_shared_type_0>(::ldcc::rt::copy_in_shared(ldcc_t, ldcc_dynamic_shared), ldcc_ctx.offsets[0]);
+// CHECK-SAME: ldcc_shared_type_5& g_rows = ::ldcc::rt::target_ref<ldcc_shared_type_5>(::ldcc::rt::copy_in_shared(ldcc_t, ldcc_dynamic_shared), ldcc_ctx.offsets[5]);
+// CHECK-SAME: ldcc_resume_1:; {
+// CHECK:   { if (ldcc_site(0u)) goto ldcc_dispatch; ldcc_resume_0:; }
+// CHECK: #line 33 "{{.*}}/shared_privatization.cu"
+// CHECK: transposeScale__ldcc_blocks(
+
 // The launch goes through the runtime with the original, the clone and the full configuration.
 // CHECK-NOT: <<<
-// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, transposeScale, transposeScale__ldcc_checked, transposeScale__ldcc_blocks, dim3(n / 16, n / 16), dim3(16, 16), 16 * sizeof(float), 0, out, in, n);
+// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, transposeScale, transposeScale__ldcc_checked, transposeScale__ldcc_checked_in_shared, transposeScale__ldcc_blocks, dim3(n / 16, n / 16), dim3(16, 16), 16 * sizeof(float), 0, out, in, n);

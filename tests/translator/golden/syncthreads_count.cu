@@ -54,4 +54,4 @@ void run(const int *in, int *out, int blocks) {
 // CHECK-NEXT: #line 20 "{{.*}}/syncthreads_count.cu"
 
 // CHECK-NOT: <<<
-// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, countAndIterate, countAndIterate__ldcc_checked, countAndIterate__ldcc_blocks, blocks, 128, 0, 0, in, out, 1000);
+// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, countAndIterate, countAndIterate__ldcc_checked, countAndIterate__ldcc_checked_in_shared, countAndIterate__ldcc_blocks, blocks, 128, 0, 0, in, out, 1000);

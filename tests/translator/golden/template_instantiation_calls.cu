@@ -94,10 +94,10 @@ void run(float *f, Pair *p, const Pair *q, const float *g, int *n) {
 // CHECK: ::ldcc::rt::launch_unchecked(::ldcc_desc_0, accumulate<Acc>, 1, 64, 0, 0, Acc{f}, 1.0f);
 // CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_1, accumulateByName<Acc>, 1, 64, 0, 0, Acc{f}, 1.0f);
 // CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_2, throughHelper<Acc>, 1, 64, 0, 0, Acc{f}, 1.0f);
-// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_3, sums<Pair>, sums__ldcc_checked<Pair>, sums__ldcc_blocks<Pair>, 1, 64, 0, 0, p, q);
-// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_3, sums<float>, sums__ldcc_checked<float>, sums__ldcc_blocks<float>, 1, 64, 0, 0, f, g);
-// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_4, fill<float>, fill__ldcc_checked<float>, fill__ldcc_blocks<float>, 1, 64, 0, 0, f);
-// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_4, fill<int>, fill__ldcc_checked<int>, fill__ldcc_blocks<int>, 1, 64, 0, 0, n);
+// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_3, sums<Pair>, sums__ldcc_checked<Pair>, nullptr, sums__ldcc_blocks<Pair>, 1, 64, 0, 0, p, q);
+// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_3, sums<float>, sums__ldcc_checked<float>, nullptr, sums__ldcc_blocks<float>, 1, 64, 0, 0, f, g);
+// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_4, fill<float>, fill__ldcc_checked<float>, nullptr, fill__ldcc_blocks<float>, 1, 64, 0, 0, f);
+// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_4, fill<int>, fill__ldcc_checked<int>, nullptr, fill__ldcc_blocks<int>, 1, 64, 0, 0, n);
 // CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_5, clampTo<Acc>, 1, 64, 0, 0, Acc{f}, 1.0f);
 
 // WARN: template_instantiation_calls.cu:18: warning: ldcc: kernel 'accumulate' runs unchecked: a call that its template arguments resolve to Acc::operator+=, which synchronizes or writes memory

@@ -83,11 +83,11 @@ void run(float *f, double *d, int blocks) {
 // CHECK-NEXT:   lib::fill<<<blocks, 64>>>(data, T(0));
 
 // Explicit arguments are kept, and the clone gets the same ones.
-// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, lib::scaleTile<float, 128>, lib::scaleTile__ldcc_checked<float, 128>, lib::scaleTile__ldcc_blocks<float, 128>, blocks, 128, 0, 0, f, 2.0f);
-// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_0, lib::scaleTile<double, 32>, lib::scaleTile__ldcc_checked<double, 32>, lib::scaleTile__ldcc_blocks<double, 32>, blocks, 32, 0, 0, d, 0.5);
+// CHECK: ::ldcc::rt::launch(::ldcc_desc_0, lib::scaleTile<float, 128>, lib::scaleTile__ldcc_checked<float, 128>, lib::scaleTile__ldcc_checked_in_shared<float, 128>, lib::scaleTile__ldcc_blocks<float, 128>, blocks, 128, 0, 0, f, 2.0f);
+// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_0, lib::scaleTile<double, 32>, lib::scaleTile__ldcc_checked<double, 32>, lib::scaleTile__ldcc_checked_in_shared<double, 32>, lib::scaleTile__ldcc_blocks<double, 32>, blocks, 32, 0, 0, d, 0.5);
 // Deduced arguments are written out for both.
-// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_1, lib::fill<double>, lib::fill__ldcc_checked<double>, lib::fill__ldcc_blocks<double>, blocks, 64, 0, 0, d, 1.0);
-// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_1, lib::fill<int>, lib::fill__ldcc_checked<int>, lib::fill__ldcc_blocks<int>, blocks, 64, 0, 0, reinterpret_cast<int *>(f), 7);
+// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_1, lib::fill<double>, lib::fill__ldcc_checked<double>, nullptr, lib::fill__ldcc_blocks<double>, blocks, 64, 0, 0, d, 1.0);
+// CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_1, lib::fill<int>, lib::fill__ldcc_checked<int>, nullptr, lib::fill__ldcc_blocks<int>, blocks, 64, 0, 0, reinterpret_cast<int *>(f), 7);
 // CHECK-NEXT: fillAll(d, blocks);
 
 // WARN: template_kernel.cu:32: warning: ldcc: kernel '(launch)' runs unchecked: a launch of template kernel 'fill' with deduced template arguments inside a template runs unchecked; write them explicitly

@@ -250,6 +250,13 @@ __device__ __forceinline__ T& target_ref(uint8_t* base, uint64_t offset) {
   return *reinterpret_cast<T*>(base + offset);
 }
 
+// ThreadState::base where the copies are in dynamic shared memory (LaunchCtx::scratch null, as enter
+// lays them out), reached from the extern array so the compiler knows the address space: the clone for
+// copies in shared memory (`kernel__ldcc_checked_in_shared`) reaches its shared variables through it.
+__device__ __forceinline__ uint8_t* copy_in_shared(const ThreadState& t, uint8_t* dynamic_shared) {
+  return dynamic_shared + (2u + t.warp) * t.stride;
+}
+
 // ---- block-cooperative passes over the layout -------------------------------------------------
 // The passes that arrive_in_block runs are inlined into it: as calls, each saved and restored the
 // registers live across it in local memory (H100, 2026-11-24: scan's check 311 -> 262 ms, bisect's

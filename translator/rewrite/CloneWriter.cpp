@@ -8,6 +8,7 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
 
+#include <cctype>
 #include <sstream>
 
 using namespace clang;
@@ -522,16 +523,19 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   out.text = ed.text(wholeDefinition(fn));
   if (kernel && checked && !shared.str().empty()) {
     // The same clone, renamed, with its shared variables in this warp's copy in dynamic shared memory.
-    out.inSharedText = out.text;
-    const std::string name = cloneName(fn, CloneKind::Checked) + "(";
-    const size_t at = out.inSharedText.find(name);
-    const size_t refs = out.inSharedText.find(shared.str());
-    if (at == std::string::npos || refs == std::string::npos || refs < at) {
-      ed.fail("a kernel whose clone it cannot copy", fn->getLocation());
-      return failed();
+    // The name is the clone's first whole-word occurrence (the signature: `k (` and `k /*...*/ (` too);
+    // where it or the references are not found, the kernel keeps the generic clone alone.
+    const std::string name = cloneName(fn, CloneKind::Checked);
+    const auto wordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    size_t at = out.text.find(name);
+    while (at != std::string::npos && at + name.size() < out.text.size() && wordChar(out.text[at + name.size()]))
+      at = out.text.find(name, at + 1);
+    const size_t refs = out.text.find(shared.str());
+    if (at != std::string::npos && refs != std::string::npos && at < refs) {
+      out.inSharedText = out.text;
+      out.inSharedText.replace(refs, shared.str().size(), sharedInShared.str());
+      out.inSharedText.replace(at, name.size(), cloneName(fn, CloneKind::CheckedInShared));
     }
-    out.inSharedText.replace(refs, shared.str().size(), sharedInShared.str());
-    out.inSharedText.replace(at, name.size(), cloneName(fn, CloneKind::CheckedInShared) + "(");
   }
   return out;
 }

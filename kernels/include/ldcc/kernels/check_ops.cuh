@@ -426,6 +426,7 @@ template <int kBytes, bool kReplicate>
 __device__ __forceinline__ void merge_ordered_chunk(const TargetBuffers& t, uint64_t off, const TargetBuffers& into) {
   const Chunk<kBytes> s = load_original<kBytes>(t, off);
   Chunk<kBytes> merged = into.original == t.original ? s : load_original<kBytes>(into, off);
+  uint32_t changed = 0;
   for (uint32_t k = 0; k < t.num_copies; ++k) {
     const Chunk<kBytes> p = load_chunk<kBytes>(copy_at(t, k, off));
     // No word-wide test first, as the ww-check has: it made deterministic mode slower (backprop
@@ -434,8 +435,12 @@ __device__ __forceinline__ void merge_ordered_chunk(const TargetBuffers& t, uint
     for (int i = 0; i < Chunk<kBytes>::kWords; ++i) {
       const uint32_t wrote = __vcmpne4(p.w[i], s.w[i]);
       merged.w[i] = (merged.w[i] & ~wrote) | (p.w[i] & wrote);
+      changed |= wrote;
     }
   }
+  // No copy changed the chunk: `into` keeps its bytes, and every copy already holds S (a copy differs
+  // from S only where its unit wrote), which is the merge when `into` is S.
+  if (!changed && (into.original == t.original || !kReplicate)) return;
   store_original<kBytes>(into, off, merged);
   if constexpr (kReplicate)
     for (uint32_t k = 0; k < t.num_copies; ++k) store_chunk<kBytes>(copy_at(t, k, off), merged);
@@ -476,8 +481,13 @@ __device__ __forceinline__ void merge_ordered_chunk_by_warp(const TargetBuffers&
     }
   }
   Chunk<16> merged;
+  uint32_t changed = 0;  // the same in every lane: each holds every copy's changes now
 #pragma unroll
-  for (int i = 0; i < kWords; ++i) merged.w[i] = (s.w[i] & ~wrote[i]) | value[i];
+  for (int i = 0; i < kWords; ++i) {
+    merged.w[i] = (s.w[i] & ~wrote[i]) | value[i];
+    changed |= wrote[i];
+  }
+  if (!changed) return;  // S and every copy already hold the merge
   if (lane == 0) store_original<16>(t, off, merged);
   if constexpr (kReplicate)
     if (lane < t.num_copies) store_chunk<16>(copy_at(t, lane, off), merged);

@@ -274,21 +274,41 @@ __device__ __forceinline__ TargetBuffers layout_buffers(const ThreadState& t) {
   return b;
 }
 
+// The threads that run a site's pass: the block's first `size` threads. A pass with little to visit
+// (b+tree's sites: a chunk or two of global memory for 32 warps) runs in the warps it needs, and the
+// rest of the block goes straight to the next barrier instead of paying the pass's setup, spills and
+// loop tests too.
+struct Team {
+  uint32_t rank, size;
+  __device__ bool member() const { return rank < size; }
+};
+
+__device__ __forceinline__ Team whole_block() { return Team{thread_rank(), block_threads()}; }
+
+// The team for `work` threads' worth of work: whole warps, at most the block.
+__device__ __forceinline__ Team team_for(uint64_t work) {
+  return Team{thread_rank(), uint32_t(min(uint64_t(block_threads()), (work + 31) / 32 * 32))};
+}
+
+// A team's loop over the layout's chunks (or any 16-byte steps in [first, end)).
+template <typename Op>
+__device__ __forceinline__ void for_team_chunks(const Team& team, uint64_t first, uint64_t end, Op op) {
+  for (uint64_t off = first + uint64_t(team.rank) * 16; off < end; off += uint64_t(team.size) * 16) op(off);
+}
+
 static __device__ __noinline__ void block_replicate(TargetBuffers b) {
   for (uint64_t off = uint64_t(thread_rank()) * 16; off < b.stride; off += uint64_t(block_threads()) * 16)
     replicate_chunk<16>(b, off);
 }
 
-static __device__ __forceinline__ void block_merge_ordered(TargetBuffers b) {
-  for (uint64_t off = uint64_t(thread_rank()) * 16; off < b.stride; off += uint64_t(block_threads()) * 16)
-    merge_ordered_chunk<16, true>(b, off);
+static __device__ __forceinline__ void block_merge_ordered(TargetBuffers b, const Team& team) {
+  for_team_chunks(team, 0, b.stride, [&](uint64_t off) { merge_ordered_chunk<16, true>(b, off); });
 }
 
 // Returns whether a copy changed one of this thread's chunks.
-static __device__ __forceinline__ bool block_ww_check(TargetBuffers b, RaceLogView log) {
+static __device__ __forceinline__ bool block_ww_check(TargetBuffers b, RaceLogView log, const Team& team) {
   bool wrote = false;
-  for (uint64_t off = uint64_t(thread_rank()) * 16; off < b.stride; off += uint64_t(block_threads()) * 16)
-    wrote = ww_check_chunk_streaming<true>(b, off, log) || wrote;
+  for_team_chunks(team, 0, b.stride, [&](uint64_t off) { wrote = ww_check_chunk_streaming<true>(b, off, log) || wrote; });
   return wrote;
 }
 
@@ -308,11 +328,10 @@ __device__ __forceinline__ void rw_commit_chunk(const TargetBuffers& checked, co
   replicate_chunk<16>(all, off);
 }
 
-static __device__ __forceinline__ void block_rw_commit(TargetBuffers b, RaceLogView log, bool check) {
+static __device__ __forceinline__ void block_rw_commit(TargetBuffers b, RaceLogView log, bool check, const Team& team) {
   TargetBuffers warps = b;
   warps.num_copies = b.num_copies - 1;
-  for (uint64_t off = uint64_t(thread_rank()) * 16; off < b.stride; off += uint64_t(block_threads()) * 16)
-    rw_commit_chunk(warps, b, off, log, check);
+  for_team_chunks(team, 0, b.stride, [&](uint64_t off) { rw_commit_chunk(warps, b, off, log, check); });
 }
 
 // ---- global targets at level W: the block's footprint ----------------------------------------------
@@ -344,7 +363,8 @@ __device__ __forceinline__ uint32_t lower_bound(const uint32_t* list, uint32_t f
 // searches per target), a thread per chunk.
 template <typename ChunkOp, typename ByteOp, typename WarpOp>
 __device__ __forceinline__ void for_each_listed_part(const TargetBuffers& b, const uint32_t* lists, uint64_t c_lo,
-                                                     uint64_t c_hi, ChunkOp chunk, ByteOp byte, WarpOp by_warp) {
+                                                     uint64_t c_hi, const Team& team, ChunkOp chunk, ByteOp byte,
+                                                     WarpOp by_warp) {
   const uint32_t blocks = gridDim.x * gridDim.y * gridDim.z, block = block_rank();
   const kernels::FootprintListLayout layout{blocks, b.stride / 16};
   const uint32_t* chunk_offsets = lists;
@@ -353,23 +373,23 @@ __device__ __forceinline__ void for_each_listed_part(const TargetBuffers& b, con
   const uint32_t* words = lists + layout.words_at();
   const uint32_t* chunk_owner = lists + layout.chunk_owners_at();
   const uint32_t* word_owner = lists + layout.word_owners_at();
-  // Words to the block's warps in turn when all are whole, else their bytes to its threads.
-  const bool by_warps = block_threads() % 32 == 0;
-  const uint32_t units = by_warps ? block_threads() / 32 : block_threads() / 4 * 4;
-  const uint32_t unit = by_warps ? thread_rank() / 32 : thread_rank();
+  // Words to the team's warps in turn when all are whole, else their bytes to its threads.
+  const bool by_warps = team.size % 32 == 0;
+  const uint32_t units = by_warps ? team.size / 32 : team.size / 4 * 4;
+  const uint32_t unit = by_warps ? team.rank / 32 : team.rank;
   const auto word_part = [&](uint64_t w, uint32_t part) {
     if (by_warps) return by_warp(b, 4 * w, part, false);
     if (4 * w + part < b.bytes) byte(b, 4 * w + part);
   };
-  const uint32_t part = by_warps ? thread_rank() % 32 : unit % 4;
+  const uint32_t part = by_warps ? team.rank % 32 : unit % 4;
   const uint32_t stride = by_warps ? units : units / 4;
   const uint32_t first_unit = by_warps ? unit : unit / 4;
-  if (c_hi - c_lo <= block_threads() / 16) {
+  if (c_hi - c_lo <= team.size / 16) {
     if (by_warps) {
       for (uint64_t c = c_lo + unit; c < c_hi; c += units)
         if (chunk_owner[c] == block) by_warp(b, 16 * c, part, true);
     } else {
-      for (uint64_t c = c_lo + thread_rank(); c < c_hi; c += block_threads())
+      for (uint64_t c = c_lo + team.rank; c < c_hi; c += team.size)
         if (chunk_owner[c] == block) chunk(b, 16 * c);
     }
     if (unit < units)
@@ -377,8 +397,8 @@ __device__ __forceinline__ void for_each_listed_part(const TargetBuffers& b, con
         if (word_owner[w] == block) word_part(w, part);
     return;
   }
-  for (uint64_t j = lower_bound(chunks, chunk_offsets[block], chunk_offsets[block + 1], c_lo) + uint64_t(thread_rank());
-       j < chunk_offsets[block + 1] && chunks[j] < c_hi; j += block_threads())
+  for (uint64_t j = lower_bound(chunks, chunk_offsets[block], chunk_offsets[block + 1], c_lo) + uint64_t(team.rank);
+       j < chunk_offsets[block + 1] && chunks[j] < c_hi; j += team.size)
     chunk(b, 16 * uint64_t(chunks[j]));
   if (unit < units)
     for (uint64_t j = lower_bound(words, word_offsets[block], word_offsets[block + 1], 4 * c_lo) + first_unit;
@@ -390,8 +410,8 @@ __device__ __forceinline__ void for_each_listed_part(const TargetBuffers& b, con
 // (`chunk`, a thread each), bytes at a footprint's ends (`byte`), and, in lists (footprint_lists.h),
 // a few chunks and the words of chunks other blocks share (`by_warp(b, off, lane, chunk)`, a warp each).
 template <typename ChunkOp, typename ByteOp, typename WarpOp>
-__device__ __forceinline__ void for_each_footprint_part(const ThreadState& t, ChunkOp chunk, ByteOp byte,
-                                                        WarpOp by_warp) {
+__device__ __forceinline__ void for_each_footprint_part(const ThreadState& t, const Team& team, ChunkOp chunk,
+                                                        ByteOp byte, WarpOp by_warp) {
   const LaunchCtx& c = *t.ctx;
   // The targets the block's threads stored to in the region (all where the hooks miss stores).
   const uint32_t targets = c.global_store_flags ? t.bs->written_targets : (1u << c.num_globals) - 1;
@@ -405,8 +425,8 @@ __device__ __forceinline__ void for_each_footprint_part(const ThreadState& t, Ch
       stored_hi = (t.bs->written_hi[i] + 15) / 16 * 16;
     }
     if (c.globals[i].lists) {
-      for_each_listed_part(global_buffers(t, i), c.globals[i].lists, stored_lo / 16, stored_hi / 16, chunk, byte,
-                           by_warp);
+      for_each_listed_part(global_buffers(t, i), c.globals[i].lists, stored_lo / 16, stored_hi / 16, team, chunk,
+                           byte, by_warp);
       continue;
     }
     const unsigned long long* fp = c.footprints + 2 * (uint64_t(block_rank()) * c.num_globals + i);
@@ -414,18 +434,35 @@ __device__ __forceinline__ void for_each_footprint_part(const ThreadState& t, Ch
     if (lo >= hi) continue;
     const uint64_t first = min(hi, (lo + 15) / 16 * 16), last = max(first, hi / 16 * 16);
     const TargetBuffers b = global_buffers(t, i);
-    for (uint64_t off = first + 16 * uint64_t(thread_rank()); off < last; off += 16 * uint64_t(block_threads()))
-      chunk(b, off);
+    for_team_chunks(team, first, last, [&](uint64_t off) { chunk(b, off); });
     const uint64_t head = first - lo, edges = head + (hi - last);
-    for (uint64_t e = thread_rank(); e < edges; e += block_threads()) byte(b, e < head ? lo + e : last + (e - head));
+    for (uint64_t e = team.rank; e < edges; e += team.size) byte(b, e < head ? lo + e : last + (e - head));
   }
 }
 
+// The team for the global passes of a site, once the block's written ranges are published: a thread
+// per chunk the block stored to, a warp per word where lists split chunks between blocks; the whole
+// block where the hooks miss stores (every target's whole footprint then).
+__device__ __forceinline__ Team global_team(const ThreadState& t) {
+  const LaunchCtx& c = *t.ctx;
+  if (!c.global_store_flags) return c.num_globals ? whole_block() : team_for(0);
+  uint64_t work = 0;
+  for (uint32_t rest = t.bs->written_targets; rest; rest &= rest - 1) {
+    const uint32_t i = __ffs(rest) - 1;
+    const uint64_t chunks = (t.bs->written_hi[i] + 15) / 16 - t.bs->written_lo[i] / 16;
+    work += c.globals[i].lists ? chunks * 4 * 32 : chunks;
+  }
+  return team_for(work);
+}
+
+// The team for the passes over the layout: a thread per chunk.
+__device__ __forceinline__ Team layout_team(const ThreadState& t) { return team_for(t.stride / 16); }
+
 // Returns whether a copy changed one of this thread's chunks or bytes of the footprints.
-static __device__ __forceinline__ bool block_global_ww(const ThreadState& t, RaceLogView log) {
+static __device__ __forceinline__ bool block_global_ww(const ThreadState& t, RaceLogView log, const Team& team) {
   bool wrote = false;
   for_each_footprint_part(
-      t, [&](const TargetBuffers& b, uint64_t off) { wrote = ww_check_chunk_streaming<true>(b, off, log) || wrote; },
+      t, team, [&](const TargetBuffers& b, uint64_t off) { wrote = ww_check_chunk_streaming<true>(b, off, log) || wrote; },
       [&](const TargetBuffers& b, uint64_t x) {
         const uint8_t s = b.original[x];
         uint8_t u = s;
@@ -450,9 +487,10 @@ static __device__ __forceinline__ bool block_global_ww(const ThreadState& t, Rac
   return wrote;
 }
 
-static __device__ __forceinline__ void block_global_rw_commit(const ThreadState& t, RaceLogView log, bool check) {
+static __device__ __forceinline__ void block_global_rw_commit(const ThreadState& t, RaceLogView log, bool check,
+                                                              const Team& team) {
   for_each_footprint_part(
-      t, [&](const TargetBuffers& b, uint64_t off) { rw_commit_chunk(b, b, off, log, check); },
+      t, team, [&](const TargetBuffers& b, uint64_t off) { rw_commit_chunk(b, b, off, log, check); },
       [&](const TargetBuffers& b, uint64_t x) {
         const uint8_t u = b.uni[x];
         for (uint32_t k = 0; k < b.num_copies; ++k) {
@@ -1061,7 +1099,7 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
     announce_arrival(t);
     const uint32_t exited = __syncthreads_count(t.at_exit);
     const bool all_exited = exited == block_threads();
-    block_merge_ordered(layout_buffers(t));
+    if (const Team team = layout_team(t); team.member()) block_merge_ordered(layout_buffers(t), team);
     if (ctx.warp_copies) block_merge_warp_globals(t);
     if (thread_rank() == 0) {
       bs.turn = 0;
@@ -1105,8 +1143,9 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
   // spilled with everything else live in it.
   if (bs.pass == 1) {
     const bool skip = __syncthreads_or(t.overflow);
-    bool wrote = block_ww_check(layout_buffers(t), block_log(t));
-    wrote = block_global_ww(t, block_log(t)) || wrote;
+    const Team layout = layout_team(t), globals = global_team(t);
+    bool wrote = layout.member() && block_ww_check(layout_buffers(t), block_log(t), layout);
+    if (globals.member()) wrote = block_global_ww(t, block_log(t), globals) || wrote;
     // Also its stores to global memory ldcc does not privatize, and its atomics (and clock reads).
     wrote = wrote || t.num_stores > 0 || t.num_atomics > 0;
     if (!skip) {
@@ -1124,14 +1163,14 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
     } else {
       // A log overflowed, so no re-execution: U is committed as the ww-check built it.
       __syncthreads();
-      block_rw_commit(layout_buffers(t), block_log(t), false);
-      block_global_rw_commit(t, block_log(t), false);
+      if (layout.member()) block_rw_commit(layout_buffers(t), block_log(t), false, layout);
+      if (globals.member()) block_global_rw_commit(t, block_log(t), false, globals);
       if (thread_rank() == 0) atomicAdd(&ctx.counters[kPass2Skipped], 1ull);
     }
   } else {
     __syncthreads();
-    block_rw_commit(layout_buffers(t), block_log(t), true);
-    block_global_rw_commit(t, block_log(t), true);
+    if (const Team layout = layout_team(t); layout.member()) block_rw_commit(layout_buffers(t), block_log(t), true, layout);
+    if (const Team globals = global_team(t); globals.member()) block_global_rw_commit(t, block_log(t), true, globals);
     t.compare = true;
     if (site != t.pass1_site) log_register_race(t, kDiverged);
   }

@@ -150,7 +150,7 @@ struct BlockState {
   // Per global target, the bytes [lo, hi) the block's threads wrote: since the last site
   // (LaunchCtx::warp_copies), or in both executions of the region (level W, global_store_flags).
   unsigned long long written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
-  uint32_t written_targets;  // level W: bit i, written_lo/hi[i] hold a range
+  uint32_t written_targets;  // bit i: written_lo/hi[i] hold a range (level W, deterministic mode's warp copies)
   long long entered, at_sites;  // LaunchCtx::profile: thread 0's clock at entry, its cycles at sites
   uint32_t arrived;             // LaunchCtx::store_order: bit w, warp w has reached the region's end
   uint64_t helper_off[kMaxHelperSlots];
@@ -506,6 +506,69 @@ static __device__ __forceinline__ void block_global_rw_commit(const ThreadState&
       });
 }
 
+// ---- warp reductions ------------------------------------------------------------------------------
+// Over the active lanes `lanes` of this warp, in each of them: the bitwise or, and the maximum.
+__device__ __forceinline__ uint32_t warp_or(uint32_t lanes, uint32_t v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_or_sync(lanes, v);
+#else
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) v |= __shfl_sync(lanes, v, __ffs(rest) - 1);
+  return v;
+#endif
+}
+__device__ __forceinline__ uint32_t warp_max(uint32_t lanes, uint32_t v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(lanes, v);
+#else
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) v = max(v, __shfl_sync(lanes, v, __ffs(rest) - 1));
+  return v;
+#endif
+}
+
+// The lowest `lo` and the highest `hi` over the active lanes `lanes` of this warp, in each of them.
+__device__ __forceinline__ void warp_span(uint32_t lanes, unsigned long long& lo, unsigned long long& hi) {
+  if (lanes == 0xffffffffu) {
+    for (int delta = 16; delta > 0; delta /= 2) {
+      lo = min(lo, __shfl_xor_sync(lanes, lo, delta));
+      hi = max(hi, __shfl_xor_sync(lanes, hi, delta));
+    }
+    return;
+  }
+  unsigned long long first = lo, last = hi;
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+    const int from = __ffs(rest) - 1;
+    first = min(first, __shfl_sync(lanes, lo, from));
+    last = max(last, __shfl_sync(lanes, hi, from));
+  }
+  lo = first;
+  hi = last;
+}
+
+// Whether this thread is the lowest of the active lanes `lanes` (a warp's lanes follow thread_rank).
+__device__ __forceinline__ bool lane_leader(uint32_t lanes) { return thread_rank() % 32 == uint32_t(__ffs(lanes) - 1); }
+
+// This thread's written ranges (ThreadState::written_lo/hi) join its block's (BlockState::written_lo/hi,
+// written_targets), and its own are cleared. A warp's lanes combine first and the lowest makes the
+// atomics: one thread's each made every thread of a block queue on the same two words. Per target: one
+// range over a thread's stores to two targets covered the copies between them (b+tree's findRangeK
+// stores to two targets in one region: 0.5 s of sites).
+__device__ __forceinline__ void publish_written_ranges(ThreadState& t) {
+  const uint32_t lanes = __activemask();
+  const uint32_t targets = warp_or(lanes, t.written_targets);
+  t.written_targets = 0;
+  if (targets && lane_leader(lanes)) atomicOr(&t.bs->written_targets, targets);
+  for (uint32_t rest = targets; rest; rest &= rest - 1) {
+    const uint32_t i = __ffs(rest) - 1;
+    unsigned long long lo = t.written_lo[i], hi = t.written_hi[i];
+    t.written_lo[i] = ~0ull;
+    t.written_hi[i] = 0;
+    warp_span(lanes, lo, hi);
+    if (!lane_leader(lanes)) continue;
+    atomicMin(&t.bs->written_lo[i], lo);
+    atomicMax(&t.bs->written_hi[i], hi);
+  }
+}
+
 // ---- deterministic mode: warps of a block in turn ---------------------------------------------------
 // The lanes of this warp that exist (the last warp of a block may be partial).
 __device__ __forceinline__ uint32_t warp_lanes(const ThreadState& t) {
@@ -537,17 +600,10 @@ static __device__ __forceinline__ void pass_turn(const ThreadState& t) {
 static __device__ __forceinline__ void block_merge_warp_globals(ThreadState& t) {
   const LaunchCtx& c = *t.ctx;
   BlockState& bs = *t.bs;
-  for (uint32_t rest = t.written_targets; rest; rest &= rest - 1) {
-    const uint32_t i = __ffs(rest) - 1;
-    atomicMin(&bs.written_lo[i], (unsigned long long)t.written_lo[i]);
-    atomicMax(&bs.written_hi[i], (unsigned long long)t.written_hi[i]);
-    t.written_lo[i] = ~0ull;
-    t.written_hi[i] = 0;
-  }
-  t.written_targets = 0;
+  publish_written_ranges(t);
   __syncthreads();
-  for (uint32_t i = 0; i < c.num_globals; ++i) {
-    if (bs.written_lo[i] >= bs.written_hi[i]) continue;  // no warp wrote it (lo ~0, hi 0)
+  for (uint32_t rest = bs.written_targets; rest; rest &= rest - 1) {
+    const uint32_t i = __ffs(rest) - 1;
     const uint64_t lo = bs.written_lo[i] / 16 * 16, hi = (bs.written_hi[i] + 15) / 16 * 16;
     const GlobalTarget& g = c.globals[i];
     TargetBuffers b;
@@ -575,6 +631,7 @@ static __device__ __forceinline__ void block_merge_warp_globals(ThreadState& t) 
     bs.written_lo[i] = ~0ull;
     bs.written_hi[i] = 0;
   }
+  if (thread_rank() == 0) bs.written_targets = 0;
 }
 
 // ---- kernel entry --------------------------------------------------------------------------------
@@ -727,46 +784,6 @@ __device__ __forceinline__ void note_written(State& t, int i, const void* p, uin
   t.written_targets |= 1u << i;
 }
 
-// Over the active lanes `lanes` of this warp, in each of them: the bitwise or, and the maximum.
-__device__ __forceinline__ uint32_t warp_or(uint32_t lanes, uint32_t v) {
-#if __CUDA_ARCH__ >= 800
-  return __reduce_or_sync(lanes, v);
-#else
-  for (uint32_t rest = lanes; rest; rest &= rest - 1) v |= __shfl_sync(lanes, v, __ffs(rest) - 1);
-  return v;
-#endif
-}
-__device__ __forceinline__ uint32_t warp_max(uint32_t lanes, uint32_t v) {
-#if __CUDA_ARCH__ >= 800
-  return __reduce_max_sync(lanes, v);
-#else
-  for (uint32_t rest = lanes; rest; rest &= rest - 1) v = max(v, __shfl_sync(lanes, v, __ffs(rest) - 1));
-  return v;
-#endif
-}
-
-// The lowest `lo` and the highest `hi` over the active lanes `lanes` of this warp, in each of them.
-__device__ __forceinline__ void warp_span(uint32_t lanes, unsigned long long& lo, unsigned long long& hi) {
-  if (lanes == 0xffffffffu) {
-    for (int delta = 16; delta > 0; delta /= 2) {
-      lo = min(lo, __shfl_xor_sync(lanes, lo, delta));
-      hi = max(hi, __shfl_xor_sync(lanes, hi, delta));
-    }
-    return;
-  }
-  unsigned long long first = lo, last = hi;
-  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
-    const int from = __ffs(rest) - 1;
-    first = min(first, __shfl_sync(lanes, lo, from));
-    last = max(last, __shfl_sync(lanes, hi, from));
-  }
-  lo = first;
-  hi = last;
-}
-
-// Whether this thread is the lowest of the active lanes `lanes` (a warp's lanes follow thread_rank).
-__device__ __forceinline__ bool lane_leader(uint32_t lanes) { return thread_rank() % 32 == uint32_t(__ffs(lanes) - 1); }
-
 // A thread's stores into its block's footprint (LaunchCtx::store_bounds), as it leaves. The lanes
 // leaving together combine their bounds first and the lowest of them makes the two atomics: one
 // thread's each made every thread of a block queue on the same two words.
@@ -807,26 +824,9 @@ static __device__ __forceinline__ void announce_arrival(const ThreadState& t) {
 }
 
 // Level W (LaunchCtx::global_store_flags), at a site: this thread's stores to each global target since
-// its last site join its block's written ranges (a warp's lanes combine first, as in
-// publish_store_bounds). Per target: one range over a thread's stores to two targets covered the
-// copies between them (b+tree's findRangeK stores to two targets in one region: 0.5 s of sites).
+// its last site join its block's written ranges.
 __device__ __forceinline__ void publish_global_stores(ThreadState& t) {
-  const LaunchCtx& c = *t.ctx;
-  if (!c.global_store_flags) return;
-  const uint32_t lanes = __activemask();
-  const uint32_t targets = warp_or(lanes, t.written_targets);
-  t.written_targets = 0;
-  if (targets && lane_leader(lanes)) atomicOr(&t.bs->written_targets, targets);
-  for (uint32_t rest = targets; rest; rest &= rest - 1) {
-    const uint32_t i = __ffs(rest) - 1;
-    unsigned long long lo = t.written_lo[i], hi = t.written_hi[i];
-    t.written_lo[i] = ~0ull;
-    t.written_hi[i] = 0;
-    warp_span(lanes, lo, hi);
-    if (!lane_leader(lanes)) continue;
-    atomicMin(&t.bs->written_lo[i], lo);
-    atomicMax(&t.bs->written_hi[i], hi);
-  }
+  if (t.ctx->global_store_flags) publish_written_ranges(t);
 }
 
 // `*store(t, &lvalue) = value`: a store that is neither to a local nor to a privatized shared

@@ -355,12 +355,12 @@ __device__ __forceinline__ uint32_t lower_bound(const uint32_t* list, uint32_t f
   return first;
 }
 
-// This block's bytes of target b in chunks [c_lo, c_hi) by its lists (footprint_lists.h): whole
-// chunks where only it wrote, and the words it wrote where other blocks' bytes share the chunk, each
-// word by a warp (`by_warp`), or byte by byte in a block with a partial warp. A few chunks are looked
-// up in the owner maps, and go to warps too; more are walked in the block's lists from a binary
-// search (a dependent load per step: b+tree's sites, a chunk or two each, spent ~50 us in four
-// searches per target), a thread per chunk.
+// This block's bytes of target b in chunks [c_lo, c_hi) by its lists (footprint_lists.h), visited by
+// `team`: whole chunks where only it wrote, and the words it wrote where other blocks' bytes share the
+// chunk, each word by a warp (`by_warp`), or byte by byte where the team has a partial warp (only when
+// it is a whole block with one). A few chunks are looked up in the owner maps, and go to warps too;
+// more are walked in the block's lists from a binary search (a dependent load per step: b+tree's
+// sites, a chunk or two each, spent ~50 us in four searches per target), a thread per chunk.
 template <typename ChunkOp, typename ByteOp, typename WarpOp>
 __device__ __forceinline__ void for_each_listed_part(const TargetBuffers& b, const uint32_t* lists, uint64_t c_lo,
                                                      uint64_t c_hi, const Team& team, ChunkOp chunk, ByteOp byte,

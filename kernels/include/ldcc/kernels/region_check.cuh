@@ -297,8 +297,7 @@ __device__ __forceinline__ void for_team_chunks(const Team& team, uint64_t first
 }
 
 static __device__ __noinline__ void block_replicate(TargetBuffers b) {
-  for (uint64_t off = uint64_t(thread_rank()) * 16; off < b.stride; off += uint64_t(block_threads()) * 16)
-    replicate_chunk<16>(b, off);
+  for_team_chunks(whole_block(), 0, b.stride, [&](uint64_t off) { replicate_chunk<16>(b, off); });
 }
 
 static __device__ __forceinline__ void block_merge_ordered(TargetBuffers b, const Team& team) {
@@ -622,8 +621,7 @@ static __device__ __forceinline__ void block_merge_warp_globals(ThreadState& t) 
       for (uint64_t chunk = thread_rank() / 32; chunk < chunks; chunk += t.warps)
         merge_ordered_chunk_by_warp<true>(b, lo + 16 * chunk, thread_rank() % 32);
     } else {
-      for (uint64_t off = lo + 16 * uint64_t(thread_rank()); off < hi; off += 16 * uint64_t(block_threads()))
-        merge_ordered_chunk<16, true>(b, off);
+      for_team_chunks(whole_block(), lo, hi, [&](uint64_t off) { merge_ordered_chunk<16, true>(b, off); });
     }
   }
   __syncthreads();
@@ -638,8 +636,8 @@ static __device__ __forceinline__ void block_merge_warp_globals(ThreadState& t) 
 // The block's threads zero `bytes` (a multiple of 16) at `p` (shared memory starts as zeros in every
 // execution ldcc compares).
 __device__ __forceinline__ void zero_in_block(uint8_t* p, uint64_t bytes) {
-  for (uint64_t off = uint64_t(thread_rank()) * 16; off < bytes; off += uint64_t(block_threads()) * 16)
-    *reinterpret_cast<uint4*>(p + off) = make_uint4(0, 0, 0, 0);
+  for_team_chunks(whole_block(), 0, bytes,
+                  [&](uint64_t off) { *reinterpret_cast<uint4*>(p + off) = make_uint4(0, 0, 0, 0); });
 }
 
 // Returns false for the query launch. Otherwise claims the block's copies (dynamic shared memory or

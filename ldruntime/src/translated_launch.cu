@@ -578,6 +578,8 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     TargetLayout t;
     t.name = i < desc.num_targets ? desc.targets[i] : "shared variable " + std::to_string(i);
     t.bytes = d[0] ? d[0] : shared_bytes;  // extern __shared__: the launch's dynamic size
+    // At least 16: the clones' target_ref (region_check.cuh) rounds each offset down to 16 so the compiler
+    // sees the alignment.
     const uint64_t align = std::max<uint64_t>(16, d[1]);
     t.element_size = std::max<unsigned long long>(1, d[2]);
     for (unsigned long long k = 0; k < std::min<unsigned long long>(d[3], 4); ++k) t.extents.push_back(d[4 + k]);

@@ -313,7 +313,8 @@ struct RoundCosts {
   uint32_t samples = 0;  // launches measured (kMeasuredLaunches at most: timing costs a little)
   bool racy = false;    // level B found races: later launches check with one copy per block at once
   bool own_copies = false;  // level W could not use the hooks' footprints: a copy per block from then on
-  bool stores_overlap = false;  // its probe (all_read_own_stores) found overlapping stores: no more probes
+  // Its probe (all_read_own_stores) failed: overlapping stores, or atomics on global memory. No more probes.
+  bool probe_failed = false;
 };
 
 // Launches measured before the plan may take fewer copies (a first launch may pay one-time costs),
@@ -404,16 +405,19 @@ BlockLevelOutcome run_block_level(const KernelDesc& desc, const std::vector<Glob
   // A launch whose threads read only bytes they store themselves (write-only targets, or updated in
   // place) first runs once on two copies (not replicated when nothing of them is read): when the
   // hooks find the blocks' stores disjoint, no byte has two writers and no block can see another's,
-  // so that is the whole check; else the usual check follows.
-  if (all_read_own_stores(targets) && !desc.atomics && !desc.warp_turns && blocks > 2 && !own_copies && !costs.own_copies &&
-      !costs.stores_overlap) {
+  // so that is the whole check; else the usual check follows. Its atomics act on shared memory (a
+  // per-warp reduction object): an atomic's pointer argument makes a parameter neither write-only nor
+  // updated in place, and no other pointer argument reaches these targets. Were one to act on global
+  // memory, the probe's pass 1 would count it (kGlobalAtomics) and fail, as overlapping stores do.
+  if (all_read_own_stores(targets) && !desc.warp_turns && blocks > 2 && !own_copies && !costs.own_copies &&
+      !costs.probe_failed) {
     BlockLevelOutcome probe = check_blocks(desc, targets, grid, ctx, stream, launch, region, budget, 2, nullptr, true);
     if (!probe.probe_failed) {
       probe.fewer_copies_by_cost = probe.copies < max_copies;
       return probe;
     }
     std::lock_guard<std::mutex> lock(costs_mutex);
-    round_costs()[key].stores_overlap = true;
+    round_costs()[key].probe_failed = true;
   }
   RoundCosts now;
   BlockLevelOutcome outcome = check_blocks(desc, targets, grid, ctx, stream, launch, region, budget, wanted,
@@ -526,7 +530,7 @@ BlockLevelOutcome check_blocks(const KernelDesc& desc, const std::vector<GlobalA
   uint64_t diff_footprint_bytes = 0;  // the copies' diff footprints, held until level W asks for them
   const bool write_only = all_write_only(targets), own_reads = all_read_own_stores(targets);
   std::vector<unsigned long long> early_store_footprints;  // read after pass 1 to leave pass 2 out
-  // (run_block_level probes all_read_own_stores launches without atomics only.)
+  // (run_block_level probes all_read_own_stores launches only.)
   if (disjoint_probe && !store_footprints) {
     outcome.probe_failed = true;
     return outcome;

@@ -176,7 +176,8 @@ struct BlockLevelOutcome {
   std::shared_ptr<BlockFootprints> diff_footprints;
   std::vector<unsigned long long> store_footprints;
   bool fewer_copies_by_cost = false;    // fewer copies than memory allows, by run_block_level's choice
-  bool probe_failed = false;  // check_blocks' disjoint-stores probe found overlapping stores and stopped
+  // check_blocks' disjoint-stores probe found overlapping stores or atomics on global memory, and stopped.
+  bool probe_failed = false;
 };
 
 // Runs level B: `launch` starts the clone once with `ctx` (which this function fills with the level,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Targets updated in place (inputs/updated_in_place.cu): add_rows, race-free, is checked by level B in
 # one execution on two copies and runs in place in deterministic mode, its output equal to native in
-# both modes; warp_tally's warps race on *tally (level W reports it; deterministic mode gives 10, the
+# both modes; so is relabel in check mode (it loads each label before storing it, and bumps a shared
+# counter with atomics), its output equal to native in both modes; warp_tally's warps race on *tally (level W reports it; deterministic mode gives 10, the
 # warps' updates in warp order); block_tally's blocks race on *total (level B reports it;
 # deterministic mode undoes the in-place run and merges block copies: 8); warp_digits' warps race on
 # an update whose result depends on their order (deterministic mode: 1234 in place in one block, and
@@ -20,6 +21,10 @@ echo "$plans"
 echo "$plans" | grep -q "^ldcc: add_rows: .*8 blocks, 2 copies, 1 rounds, no re-execution (targets read only where stored, disjoint stores), on two copies$" ||
   { echo "expected add_rows' level B in one execution on two copies"; fail=1; }
 echo "$plans" | grep "^ldcc: block_tally: " | grep -q "no re-execution" && { echo "block_tally's overlapping updates were not re-executed"; fail=1; }
+echo "$plans" | grep -q "^ldcc: relabel: .*8 blocks, 2 copies, 1 rounds, no re-execution (targets read only where stored, disjoint stores), on two copies$" ||
+  { echo "expected relabel's level B in one execution on two copies (a load followed by its store, atomics on shared memory)"; fail=1; }
+grep -q "^relabel: PASS" "$work/native.out" || { echo "relabel's native run failed its self-check"; fail=1; }
+[ "$(grep "^relabel:" "$work/check.out")" = "$(grep "^relabel:" "$work/native.out")" ] || { echo "relabel differs from native in check mode"; fail=1; }
 echo "$plans" | grep -q "^ldcc: add_next: " || { echo "no level B plan for add_next"; fail=1; }
 echo "$plans" | grep "^ldcc: add_next: " | grep -q "no re-execution" && { echo "add_next, which reads through another pointer, was not re-executed"; fail=1; }
 # warp_tally: every pair of neighbouring warps wrote *tally, the lower warps read what a higher one
@@ -57,6 +62,7 @@ for i in 1 2 3; do
   grep -qx "block_tally: 8" "$work/det.$i" || { echo "run $i: *total is not block 7's update of 0"; fail=1; }
   grep -qx "warp_digits: 1234 1234" "$work/det.$i" || { echo "run $i: the warps' digits are not in warp order on both paths"; fail=1; }
   grep -qx "add_next: start-state sums" "$work/det.$i" || { echo "run $i: add_next saw another thread's update"; fail=1; }
+  [ "$(grep "^relabel:" "$work/det.$i")" = "$(grep "^relabel:" "$work/native.out")" ] || { echo "run $i: relabel differs from native"; fail=1; }
 done
-[ $fail -eq 0 ] && echo "updated_in_place: add_rows checked in one execution and run in place, equal to native; warp_tally 10, block_tally 8, warp_digits 1234 on both paths and add_next's start-state sums on every run, their races reported"
+[ $fail -eq 0 ] && echo "updated_in_place: add_rows and relabel checked in one execution, equal to native, add_rows run in place; warp_tally 10, block_tally 8, warp_digits 1234 on both paths and add_next's start-state sums on every run, their races reported"
 exit $fail

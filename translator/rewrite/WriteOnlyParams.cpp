@@ -5,6 +5,10 @@
 #include <clang/AST/ParentMap.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/Stmt.h>
+#include <clang/AST/StmtCXX.h>
+
+#include <algorithm>
+#include <set>
 
 using namespace clang;
 
@@ -94,19 +98,26 @@ const Stmt *parentSkippingParens(const ParentMap &parents, const Stmt *s) {
 bool sameExpr(const Expr *a, const Stmt *b) { return a && a->IgnoreParenImpCasts() == b; }
 
 // How a pointer parameter's use accesses the memory it points to: only a store, a load of exactly the
-// bytes it then stores (an update in place), or anything else.
-enum class UseKind { kStore, kUpdate, kOther };
+// bytes it then stores (an update in place), a load alone (an update in place only where the thread
+// then stores the same element, see storedAfterLoad), or anything else.
+enum class UseKind { kStore, kUpdate, kLoad, kOther };
 
-// Whether this use of a pointer parameter is the base of an assignment's left-hand side whose value
-// nothing reads: a plain one (kStore), or a compound assignment, ++ or -- (kUpdate: it reads only the
-// bytes it stores).
-UseKind storeUse(const DeclRefExpr *use, const ParentMap &parents) {
-  constexpr UseKind kOther = UseKind::kOther;
+struct ParamUse {
+  UseKind kind = UseKind::kOther;
+  const Expr *element = nullptr;    // the element lvalue: p[i], *p, p->x, p[i].x, p[i].a[k]
+  const Stmt *statement = nullptr;  // kStore, kUpdate: the assignment with its cleanups
+};
+
+// What this use of a pointer parameter does: the base of an assignment's left-hand side whose value
+// nothing reads, a plain one (kStore), or a compound assignment, ++ or -- (kUpdate: it reads only the
+// bytes it stores); or the base of a scalar load of an element (kLoad).
+ParamUse classifyUse(const DeclRefExpr *use, const ParentMap &parents) {
+  const ParamUse other;
   const Stmt *loaded = parentSkippingParens(parents, use);
   const auto *cast = dyn_cast_or_null<ImplicitCastExpr>(loaded);
-  if (!cast || cast->getCastKind() != CK_LValueToRValue) return kOther;
+  if (!cast || cast->getCastKind() != CK_LValueToRValue) return other;
   const Stmt *access = parentSkippingParens(parents, cast);
-  const Stmt *lvalue = nullptr;
+  const Expr *lvalue = nullptr;
   if (const auto *subscript = dyn_cast_or_null<ArraySubscriptExpr>(access); subscript && sameExpr(subscript->getBase(), use))
     lvalue = subscript;
   else if (const auto *deref = dyn_cast_or_null<UnaryOperator>(access);
@@ -114,7 +125,7 @@ UseKind storeUse(const DeclRefExpr *use, const ParentMap &parents) {
     lvalue = deref;
   else if (const auto *member = dyn_cast_or_null<MemberExpr>(access); member && member->isArrow() && sameExpr(member->getBase(), use))
     lvalue = member;
-  if (!lvalue) return kOther;
+  if (!lvalue) return other;
   // Fields and array members of the element: p[i].x = v, p[i].a[k] = v.
   for (const Stmt *up = parentSkippingParens(parents, lvalue); up; up = parentSkippingParens(parents, lvalue)) {
     if (const auto *member = dyn_cast<MemberExpr>(up); member && !member->isArrow() && sameExpr(member->getBase(), lvalue)) {
@@ -131,21 +142,23 @@ UseKind storeUse(const DeclRefExpr *use, const ParentMap &parents) {
     break;
   }
   const Stmt *assignment = parentSkippingParens(parents, lvalue);
+  if (const auto *load = dyn_cast_or_null<ImplicitCastExpr>(assignment); load && load->getCastKind() == CK_LValueToRValue)
+    return ParamUse{UseKind::kLoad, lvalue, nullptr};
   UseKind kind = UseKind::kStore;
   if (const auto *op = dyn_cast_or_null<BinaryOperator>(assignment)) {
-    if (!op->isAssignmentOp() || op->getLHS()->IgnoreParens() != lvalue) return kOther;
+    if (!op->isAssignmentOp() || op->getLHS()->IgnoreParens() != lvalue) return other;
     if (op->isCompoundAssignmentOp()) kind = UseKind::kUpdate;
   } else if (const auto *op = dyn_cast_or_null<UnaryOperator>(assignment)) {
-    if (!op->isIncrementDecrementOp() || op->getSubExpr()->IgnoreParens() != lvalue) return kOther;
+    if (!op->isIncrementDecrementOp() || op->getSubExpr()->IgnoreParens() != lvalue) return other;
     kind = UseKind::kUpdate;
   } else if (const auto *call = dyn_cast_or_null<CXXOperatorCallExpr>(assignment)) {
     // The implicit assignment of a trivially copyable struct (float4, ...): a store of every byte.
     const auto *method = dyn_cast_or_null<CXXMethodDecl>(call->getCalleeDecl());
     if (call->getOperator() != OO_Equal || call->getNumArgs() != 2 || call->getArg(0)->IgnoreParens() != lvalue ||
         !method || !method->isTrivial())
-      return kOther;
+      return other;
   } else {
-    return kOther;
+    return other;
   }
   // The assignment's own value is not used (`a = p[i] = v` would read p[i]).
   const Stmt *context = parentSkippingParens(parents, assignment);
@@ -153,9 +166,150 @@ UseKind storeUse(const DeclRefExpr *use, const ParentMap &parents) {
     assignment = context;
     context = parentSkippingParens(parents, context);
   }
-  if (!context || !isa<Expr>(context)) return kind;
+  const ParamUse stored{kind, lvalue, assignment};
+  if (!context || !isa<Expr>(context)) return stored;
   const auto *comma = dyn_cast<BinaryOperator>(context);
-  return comma && comma->getOpcode() == BO_Comma && comma->getLHS()->IgnoreParens() == assignment ? kind : kOther;
+  return comma && comma->getOpcode() == BO_Comma && comma->getLHS()->IgnoreParens() == assignment ? stored : other;
+}
+
+// threadIdx.x and its kind: a value fixed for the thread.
+const VarDecl *builtinIndexVariable(const PseudoObjectExpr *e, const MSPropertyDecl *&property) {
+  const auto *ref = dyn_cast<MSPropertyRefExpr>(e->getSyntacticForm());
+  if (!ref) return nullptr;
+  const Expr *base = ref->getBaseExpr()->IgnoreImpCasts();
+  if (const auto *opaque = dyn_cast<OpaqueValueExpr>(base)) base = opaque->getSourceExpr()->IgnoreImpCasts();
+  const auto *ref_to_variable = dyn_cast<DeclRefExpr>(base);
+  const auto *var = ref_to_variable ? dyn_cast<VarDecl>(ref_to_variable->getDecl()) : nullptr;
+  if (!var) return nullptr;
+  const std::string name = var->getName().str();
+  if (name != "threadIdx" && name != "blockIdx" && name != "blockDim" && name != "gridDim") return nullptr;
+  property = ref->getPropertyDecl();
+  return var;
+}
+
+// Whether two element lvalues of pointer parameter `param` name the same element whenever the variables
+// in them (collected into `variables`) hold the same values: built alike from the parameter, literals,
+// integer locals, threadIdx and its kind, arithmetic, casts, fields and subscripts. Anything else (a
+// call, a load from other memory) may differ between the two evaluations and compares unequal.
+bool sameElement(const Expr *a, const Expr *b, const ParmVarDecl *param, std::set<const VarDecl *> &variables,
+                 bool inIndex = false) {
+  a = a->IgnoreParens();
+  b = b->IgnoreParens();
+  if (a->getStmtClass() != b->getStmtClass()) return false;
+  // Memory is accessed only along the element itself: an index that loads (p[q[i]], p[p[0]]) may
+  // name another element when the store evaluates it again.
+  if (const auto *x = dyn_cast<ArraySubscriptExpr>(a)) {
+    const auto *y = cast<ArraySubscriptExpr>(b);
+    return !inIndex && sameElement(x->getBase(), y->getBase(), param, variables) &&
+           sameElement(x->getIdx(), y->getIdx(), param, variables, true);
+  }
+  if (const auto *x = dyn_cast<UnaryOperator>(a)) {
+    const auto *y = cast<UnaryOperator>(b);
+    const UnaryOperatorKind op = x->getOpcode();
+    const bool pure = (op == UO_Deref && !inIndex) || op == UO_Plus || op == UO_Minus || op == UO_Not || op == UO_LNot;
+    return pure && op == y->getOpcode() && sameElement(x->getSubExpr(), y->getSubExpr(), param, variables, inIndex);
+  }
+  if (const auto *x = dyn_cast<BinaryOperator>(a)) {
+    const auto *y = cast<BinaryOperator>(b);
+    return !x->isAssignmentOp() && x->getOpcode() != BO_Comma && x->getOpcode() == y->getOpcode() &&
+           sameElement(x->getLHS(), y->getLHS(), param, variables, inIndex) &&
+           sameElement(x->getRHS(), y->getRHS(), param, variables, inIndex);
+  }
+  if (const auto *x = dyn_cast<MemberExpr>(a)) {
+    const auto *y = cast<MemberExpr>(b);
+    return !inIndex && x->getMemberDecl() == y->getMemberDecl() && x->isArrow() == y->isArrow() &&
+           sameElement(x->getBase(), y->getBase(), param, variables);
+  }
+  if (const auto *x = dyn_cast<CastExpr>(a)) {
+    const auto *y = cast<CastExpr>(b);
+    const CastKind kind = x->getCastKind();
+    const bool pure = kind == CK_LValueToRValue || kind == CK_IntegralCast || kind == CK_NoOp ||
+                      kind == CK_IntegralToBoolean || kind == CK_ArrayToPointerDecay;
+    return pure && kind == y->getCastKind() && x->getType() == y->getType() &&
+           sameElement(x->getSubExpr(), y->getSubExpr(), param, variables, inIndex);
+  }
+  if (const auto *x = dyn_cast<DeclRefExpr>(a)) {
+    const ValueDecl *decl = x->getDecl();
+    if (decl != cast<DeclRefExpr>(b)->getDecl()) return false;
+    if (isa<EnumConstantDecl>(decl)) return true;
+    const auto *var = dyn_cast<VarDecl>(decl);
+    if (!var || !var->hasLocalStorage() || var->getType()->isReferenceType() || var->getType().isVolatileQualified())
+      return false;
+    // The parameter is the only pointer: through any other the element's index would load memory.
+    if (!var->getType()->isIntegralOrEnumerationType() && (var != param || inIndex)) return false;
+    variables.insert(var);
+    return true;
+  }
+  if (const auto *x = dyn_cast<IntegerLiteral>(a))
+    return x->getType() == b->getType() && x->getValue() == cast<IntegerLiteral>(b)->getValue();
+  if (const auto *x = dyn_cast<CharacterLiteral>(a)) return x->getValue() == cast<CharacterLiteral>(b)->getValue();
+  if (const auto *x = dyn_cast<PseudoObjectExpr>(a)) {
+    const MSPropertyDecl *px = nullptr, *py = nullptr;
+    const VarDecl *vx = builtinIndexVariable(x, px), *vy = builtinIndexVariable(cast<PseudoObjectExpr>(b), py);
+    return vx && vx == vy && px == py;
+  }
+  return false;
+}
+
+// Whether a statement may leave the statement list it is in other than at its end, or keep the
+// thread from getting there: a jump, inline PTX (`exit`), a throw, or a call of a user function or
+// through a pointer (either may hold any of these).
+bool mayLeave(const Stmt *s, const TranslationUnitAnalysis &tu) {
+  if (!s) return false;
+  if (isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt, AsmStmt, CXXThrowExpr, CoreturnStmt>(s))
+    return true;
+  if (const auto *call = dyn_cast<CallExpr>(s); call && (tu.userCallee(call) || !call->getDirectCallee())) return true;
+  for (const Stmt *child : s->children())
+    if (mayLeave(child, tu)) return true;
+  return false;
+}
+
+// The statement of `list` that `s` is in (s itself, or one it is nested in), or null; null too where
+// a lambda lies between (its body runs when the lambda is called).
+const Stmt *statementOf(const Stmt *s, const CompoundStmt *list, const ParentMap &parents) {
+  while (s) {
+    const Stmt *parent = parents.getParent(s);
+    if (parent == list) return s;
+    if (isa_and_nonnull<LambdaExpr>(parent)) return nullptr;
+    s = parent;
+  }
+  return nullptr;
+}
+
+// Whether the thread that loads `loaded` then stores the same element, by `store` (an assignment that
+// is a statement of its own, sameElement's `variables` in its left-hand side): the load is in that
+// statement or in an earlier one of the same list; nothing from the load's statement to the store
+// leaves the list (mayLeave); and no variable of the element changes there: each of their references
+// in those statements is a load, and none has its address taken anywhere.
+bool storedAfterLoad(const Expr *loaded, const Stmt *store, const std::set<const VarDecl *> &variables,
+                     const ParentMap &parents, const VariableUses &uses, const TranslationUnitAnalysis &tu) {
+  const auto *list = dyn_cast_or_null<CompoundStmt>(parents.getParent(store));
+  const Stmt *first = list ? statementOf(loaded, list, parents) : nullptr;
+  if (!first) return false;
+  std::set<const Stmt *> between;
+  for (const Stmt *s : list->body()) {
+    if (s == first || !between.empty()) between.insert(s);
+    if (s == store) break;
+  }
+  if (!between.count(store)) return false;  // the load comes after the store
+  for (const Stmt *s : between)
+    if (mayLeave(s, tu)) return false;
+  for (const VarDecl *var : variables) {
+    const auto found = uses.find(var);
+    if (found == uses.end()) continue;
+    for (const DeclRefExpr *ref : found->second) {
+      const auto *read = dyn_cast_or_null<ImplicitCastExpr>(parentSkippingParens(parents, ref));
+      if (read && read->getCastKind() == CK_LValueToRValue) continue;
+      // A write: fine outside the statements between the load and the store, unless it takes the address.
+      const Stmt *at = parentSkippingParens(parents, ref);
+      const auto *assigned = dyn_cast_or_null<BinaryOperator>(at);
+      const auto *stepped = dyn_cast_or_null<UnaryOperator>(at);
+      const bool written = (assigned && assigned->isAssignmentOp() && sameExpr(assigned->getLHS(), ref)) ||
+                           (stepped && stepped->isIncrementDecrementOp());
+      if (!written || between.count(statementOf(ref, list, parents))) return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -184,11 +338,20 @@ StoredParams storedParams(ASTContext &ctx, const TranslationUnitAnalysis &tu, co
     if (!type->isPointerType() || type->getPointeeType().isConstQualified()) continue;
     const auto found = uses.find(p);
     if (found == uses.end() || found->second.empty()) continue;  // never written: not a target anyway
+    std::vector<ParamUse> classified;
+    for (const DeclRefExpr *use : found->second) classified.push_back(classifyUse(use, parents));
     bool storesOnly = true, updates = false;
-    for (const DeclRefExpr *use : found->second) {
-      const UseKind kind = storeUse(use, parents);
-      storesOnly = storesOnly && kind != UseKind::kOther;
-      updates = updates || kind == UseKind::kUpdate;
+    for (const ParamUse &use : classified) {
+      bool ok = use.kind != UseKind::kOther;
+      if (use.kind == UseKind::kLoad)  // `if (p[i] != c) ...; p[i] = c;`: loads an element it stores
+        ok = std::any_of(classified.begin(), classified.end(), [&](const ParamUse &store) {
+          std::set<const VarDecl *> variables;
+          return (store.kind == UseKind::kStore || store.kind == UseKind::kUpdate) &&
+                 sameElement(use.element, store.element, p, variables) &&
+                 storedAfterLoad(use.element, store.statement, variables, parents, uses, tu);
+        });
+      storesOnly = storesOnly && ok;
+      updates = updates || use.kind == UseKind::kUpdate || use.kind == UseKind::kLoad;
     }
     if (storesOnly) (updates ? out.updatedInPlace : out.writeOnly).insert(p->getFunctionScopeIndex());
   }

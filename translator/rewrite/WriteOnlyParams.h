@@ -14,9 +14,15 @@ namespace ldcc::translator {
 
 // A parameter is write-only when every use of it in the kernel is the base of a plain assignment's
 // left-hand side (`p[i] = v`, `p[i].x = v`, `*p = v`, `p->x = v`), and updated in place when every use
-// is the base of a plain or compound assignment's, or of ++ or -- (`p[i] += v`, `p[i].x++`), at least
-// one not plain: each load of it reads bytes the same thread then stores. Any other use (a load, a
-// call argument, arithmetic, a copy into a variable, an assignment whose value is used) leaves it out,
+// is the base of a plain or compound assignment's, or of ++ or --, or of a load the thread follows with
+// a store to the same element, at least one not plain (`p[i] += v`, `p[i].x++`,
+// `if (p[i] != c) ...; p[i] = c;`): each load of it reads bytes the same thread then stores. Such a
+// load and its store must name the element alike, from locals no statement between them changes
+// (nor anything takes the address of), threadIdx and the like, literals and arithmetic; the store is a
+// statement of its own, in the list that holds the load's statement or is that statement, and nothing
+// from the load to the store may leave the list (a jump, inline PTX, a call of a user function). Any
+// other use (another load, a call argument, arithmetic, a copy into a variable, an assignment whose
+// value is used) leaves it out,
 // and a kernel template has neither kind (its operators and conversions are not resolved yet). None is write-only when the kernel could read global memory other than
 // through its pointer parameters, where the runtime could not see the aliasing: a parameter whose type
 // holds pointers (a struct with pointer fields, a pointer to pointers), a global variable in device

@@ -26,8 +26,8 @@ struct SiteDesc {
 // parameter (0 for a pointer parameter; a field of a by-value struct otherwise). param == -1: the
 // __device__ variable the clone's query lists at index `offset`. element_size 0: from the type.
 // write_only: a pointer parameter the kernel only ever stores through; updated_in_place: one it
-// stores through or updates in place (`p[i] += v`, `p[i]++`), at least once the latter (the
-// translator's storedParams). Either way no thread reads a byte there that it does not store itself.
+// stores through or updates in place (`p[i] += v`, `p[i]++`, a load of p[i] the thread follows with a
+// store to p[i]), at least once the latter (the translator's storedParams). Either way no thread reads a byte there that it does not store itself.
 struct GlobalDesc {
   const char* name;  // "out", "b.out", "g_max"
   int param;

@@ -16,6 +16,11 @@
 //     on their order. In one block deterministic mode runs it in place: 1234 on every run. In two
 //     blocks, which both update *digits, it undoes the in-place run and runs block copies with the
 //     warps again in turns: 1234 as well (a copy per warp would leave the highest warp's digit: 4).
+//   relabel: kmeans' assignment step. The threads of 8 blocks compare their element's label with a new
+//     one, count the changes in a shared counter (atomicAdd) and store the new label; thread 0 stores
+//     its block's count. A load the thread follows with a store of the same element is an update in
+//     place, and the atomics act on shared memory: level B checks it in one execution on two copies;
+//     its output equals native in both modes.
 //   add_next: data[i] += next[i] with next = data + 1, so each thread reads the element the next
 //     thread updates. A read pointer into the updated allocation: neither checked in one execution
 //     nor run in place. Level B reports block 0's last element, which depends on block 1's update;
@@ -61,6 +66,18 @@ __global__ void warp_digits(unsigned* digits, unsigned* work) {
   }
 }
 
+__global__ void relabel(int* labels, const int* fresh, unsigned* changed) {
+  __shared__ unsigned s_changed;
+  if (threadIdx.x == 0) s_changed = 0;
+  __syncthreads();
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int c = fresh[i];
+  if (labels[i] != c) atomicAdd(&s_changed, 1u);
+  labels[i] = c;
+  __syncthreads();
+  if (threadIdx.x == 0) changed[blockIdx.x] = s_changed;
+}
+
 __global__ void add_next(unsigned* data, const unsigned* next) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   data[i] += next[i];
@@ -76,7 +93,14 @@ int main() {
   constexpr int kNext = 128;  // add_next's elements, read with one more
   std::vector<unsigned> seq(kNext + 1);
   for (unsigned& v : seq) v = ((seed = seed * 1664525u + 1013904223u) >> 20) + 1u;  // none 0
-  unsigned *d_data, *d_offsets, *d_tally, *d_work, *d_total, *d_digits, *d_seq;
+  constexpr int kLabels = kRows * 64;  // relabel's elements
+  std::vector<int> labels(kLabels), fresh(kLabels);
+  for (int i = 0; i < kLabels; ++i) {
+    labels[i] = int((seed = seed * 1664525u + 1013904223u) >> 28);
+    fresh[i] = i % 3 == 0 ? labels[i] : labels[i] + 1;  // a third keep their label
+  }
+  unsigned *d_data, *d_offsets, *d_tally, *d_work, *d_total, *d_digits, *d_seq, *d_changed;
+  int *d_labels, *d_fresh;
   cudaMalloc(&d_data, data.size() * sizeof(unsigned));
   cudaMalloc(&d_offsets, offsets.size() * sizeof(unsigned));
   cudaMalloc(&d_tally, sizeof(unsigned));
@@ -84,6 +108,11 @@ int main() {
   cudaMalloc(&d_digits, 2 * sizeof(unsigned));
   cudaMalloc(&d_seq, seq.size() * sizeof(unsigned));
   cudaMalloc(&d_total, sizeof(unsigned));
+  cudaMalloc(&d_labels, kLabels * sizeof(int));
+  cudaMalloc(&d_fresh, kLabels * sizeof(int));
+  cudaMalloc(&d_changed, kRows * sizeof(unsigned));
+  cudaMemcpy(d_labels, labels.data(), kLabels * sizeof(int), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_fresh, fresh.data(), kLabels * sizeof(int), cudaMemcpyHostToDevice);
   cudaMemcpy(d_data, data.data(), data.size() * sizeof(unsigned), cudaMemcpyHostToDevice);
   cudaMemcpy(d_offsets, offsets.data(), offsets.size() * sizeof(unsigned), cudaMemcpyHostToDevice);
   cudaMemset(d_tally, 0, sizeof(unsigned));
@@ -96,6 +125,7 @@ int main() {
   block_tally<<<kRows, 64>>>(d_total);
   warp_digits<<<1, 128>>>(d_digits, d_work);
   warp_digits<<<2, 128>>>(d_digits + 1, d_work);
+  relabel<<<kRows, 64>>>(d_labels, d_fresh, d_changed);
   add_next<<<2, kNext / 2>>>(d_seq, d_seq + 1);
   std::vector<unsigned> result(data.size()), sums(seq.size());
   unsigned tally = 0, total = 0, digits[2] = {};
@@ -115,6 +145,19 @@ int main() {
   std::printf("warp_tally: %u\n", tally);
   std::printf("block_tally: %u\n", total);
   std::printf("warp_digits: %u %u\n", digits[0], digits[1]);
+  std::vector<int> relabelled(kLabels);
+  std::vector<unsigned> changed(kRows);
+  cudaMemcpy(relabelled.data(), d_labels, kLabels * sizeof(int), cudaMemcpyDeviceToHost);
+  cudaMemcpy(changed.data(), d_changed, kRows * sizeof(unsigned), cudaMemcpyDeviceToHost);
+  bool relabel_ok = relabelled == fresh;
+  for (int b = 0; b < kRows; ++b) {
+    unsigned expected = 0;
+    for (int i = b * 64; i < (b + 1) * 64; ++i) expected += labels[i] != fresh[i];
+    relabel_ok = relabel_ok && changed[b] == expected;
+  }
+  std::printf("relabel: %s", relabel_ok ? "PASS" : "FAIL");
+  for (unsigned n : changed) std::printf(" %u", n);
+  std::printf("\n");
   std::printf("add_next: %s\n", start_state_sums ? "start-state sums" : "other sums");
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }

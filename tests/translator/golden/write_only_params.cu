@@ -109,6 +109,55 @@ __global__ void templatedPlain(float *p, float *out, T t) {
 // CHECK: ldcc_desc_9 = {"templated", "check", {{.*}}, "a call that its template arguments resolve to user::operator+=, which synchronizes or writes memory", "{{.*}}/write_only_params.cu:100", ldcc_desc_9_globals, 0u, nullptr, false};
 // CHECK: ldcc_desc_10_globals[] = {{[{][{]}}"p", 0, 0ull, 4ull, false, false}, {"out", 1, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 
+// Loads of an element the thread then stores (updated in place): labels (kmeans' membership: compared,
+// a shared counter bumped, then stored), doubled (in the storing statement itself), lanes (indexed by
+// threadIdx.x), rows (a field, through a local index). Not: cond (the store may not follow), stepped
+// (the index changes between), aliased (the index has its address taken), early (a return between),
+// called (a user function between), other_field (another field is stored), indirect (the index is
+// loaded from memory), late (loaded after the store), lambda (loaded in a lambda).
+__global__ void loads_then_stores(const float *in, int *labels, float *doubled, float *lanes, Vec *rows, float *cond,
+                                  float *stepped, float *aliased, float *early, float *called, Vec *other_field,
+                                  float *indirect, const int *ids, float *late, float *lambda, int *counts) {
+  __shared__ int s_changed;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int c = int(in[i]);
+  if (labels[i] != c) atomicAdd(&s_changed, 1);
+  labels[i] = c;
+  doubled[i] = doubled[i] * 2.f;
+  lanes[threadIdx.x] = lanes[threadIdx.x] + in[i];
+  int r = i / 2;
+  const float x = rows[r].x;
+  rows[r].x = x + 1.f;
+  const float v = cond[i];
+  if (v > 0.f) cond[i] = 0.f;
+  int k = i;
+  float sum = 0.f;
+  for (int n = 0; n < 2; ++n) {
+    sum += stepped[k];
+    k += 1;
+  }
+  stepped[k] = sum;
+  int a = i;
+  int *pa = &a;
+  const float kept = aliased[a];
+  *pa = 0;
+  aliased[a] = kept;
+  const float e = early[i];
+  if (e < 0.f) return;
+  early[i] = e;
+  const float h = called[i];
+  keep(&sum, h);
+  called[i] = h;
+  other_field[i].y = other_field[i].x;
+  indirect[ids[i]] = indirect[ids[i]] + 1.f;
+  late[i] = 1.f;
+  sum += late[i];
+  auto get = [&] { return lambda[i]; };
+  lambda[i] = get();
+  counts[blockIdx.x] = s_changed + int(sum);
+}
+// CHECK: ldcc_desc_11_globals[] = {{[{][{]}}"labels", 1, 0ull, 4ull, false, true}, {"doubled", 2, 0ull, 4ull, false, true}, {"lanes", 3, 0ull, 4ull, false, true}, {"rows", 4, 0ull, 8ull, false, true}, {"cond", 5, 0ull, 4ull, false, false}, {"stepped", 6, 0ull, 4ull, false, false}, {"aliased", 7, 0ull, 4ull, false, false}, {"early", 8, 0ull, 4ull, false, false}, {"called", 9, 0ull, 4ull, false, false}, {"other_field", 10, 0ull, 8ull, false, false}, {"indirect", 11, 0ull, 4ull, false, false}, {"late", 13, 0ull, 4ull, false, false}, {"lambda", 14, 0ull, 4ull, false, false}, {"counts", 15, 0ull, 4ull, true, false}, {nullptr, 0, 0ull, 0ull, false, false}};
+
 void run(const float *in, float *f, float4 *p4, Vec *v, Table t, const float *const *rows, cudaTextureObject_t tex) {
   shapes<<<1, 64>>>(in, f, p4, v, v, f, f, f, f, f, f);
   through_struct<<<1, 64>>>(t, f);
@@ -121,6 +170,7 @@ void run(const float *in, float *f, float4 *p4, Vec *v, Table t, const float *co
   updates<<<1, 64>>>(in, nullptr, v, f, f, f, f, f);
   templated<<<1, 64>>>(f, f, user::Shift{});
   templatedPlain<<<1, 64>>>(f, f, 1.f);
+  loads_then_stores<<<1, 64>>>(in, nullptr, f, f, v, f, f, f, f, f, v, f, nullptr, f, f, nullptr);
 }
 
 // WARN: write_only_params.cu:100: warning: ldcc: kernel 'templated' runs unchecked: a call that its template arguments resolve to user::operator+=, which synchronizes or writes memory

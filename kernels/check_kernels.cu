@@ -58,6 +58,15 @@ __global__ void merge_ordered_into_kernel(TargetBuffers t, TargetBuffers into) {
   for_each_chunk<16>(t, [&](uint64_t off) { ops::merge_ordered_chunk<16, false>(t, off, into); });
 }
 
+__global__ void find_shared_words_kernel(uint32_t* marks, uint64_t words, uint32_t* flag, uint32_t launch) {
+  for (uint64_t w = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; w < words; w += uint64_t(gridDim.x) * blockDim.x) {
+    const uint32_t warps = marks[w];
+    if (!warps) continue;
+    marks[w] = 0;
+    if (warps & (warps - 1)) *flag = launch;
+  }
+}
+
 __global__ void remember_records_kernel(const RaceRecord* records, uint32_t count, SeenTable table) {
   for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x)
     ops::remember_record(table, records[i]);
@@ -164,6 +173,11 @@ void commit(const TargetBuffers& t, cudaStream_t stream) { launch<16>(commit_ker
 void remember_records(const RaceRecord* records, uint32_t count, const SeenTable& table, cudaStream_t stream) {
   if (count == 0 || table.hashes == nullptr) return;
   remember_records_kernel<<<std::min<uint32_t>((count + kThreads - 1) / kThreads, 1024), kThreads, 0, stream>>>(records, count, table);
+}
+
+void find_shared_words(uint32_t* marks, uint64_t words, uint32_t* flag, uint32_t launch, cudaStream_t stream) {
+  if (words == 0) return;
+  find_shared_words_kernel<<<grid_for(find_shared_words_kernel, words), kThreads, 0, stream>>>(marks, words, flag, launch);
 }
 
 void merge_ordered(const TargetBuffers& t, bool replicate_after, cudaStream_t stream) {

@@ -67,7 +67,7 @@ inline uint64_t copy_bytes(const std::vector<GlobalAllocation>& targets) {
 
 // The device's view of allocation `a` with its copies.
 inline GlobalTarget global_target(const GlobalAllocation& a, uint8_t* copies, uint64_t stride, uint64_t span) {
-  return GlobalTarget{a.base, a.bytes, copies, stride, span, uint32_t(!a.end_is_allocation), nullptr};
+  return GlobalTarget{a.base, a.bytes, copies, stride, span, uint32_t(!a.end_is_allocation), nullptr, nullptr};
 }
 
 // Sets a race's variable, element and byte range from device offsets [lo, hi) into allocation `a`,

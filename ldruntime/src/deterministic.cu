@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "device_buffer.h"
 #include "flags.h"
@@ -24,6 +25,37 @@ uint64_t warp_copies_cap() {
   return cap;
 }
 
+// Store marks (GlobalTarget::marks), kept per thread and device from launch to launch: all zero
+// between launches (kernels::find_shared_words clears each word it reads), so a launch clears nothing
+// first. Word 0 holds the number of the last launch that found a word two warps stored to. Never
+// freed: at exit the CUDA runtime may already be gone.
+struct StoreMarks {
+  DeviceBuffer buffer;
+  uint32_t launch = 0;
+  // Room for `words` marks after the flag word, zeroed when new; null when the device has none.
+  uint32_t* room(uint64_t words, cudaStream_t stream) {
+    const uint64_t bytes = (1 + words) * sizeof(uint32_t);
+    if (buffer.bytes() < bytes) {
+      buffer = DeviceBuffer();
+      buffer = DeviceBuffer::allocate(bytes, stream);
+      if (!buffer || cudaMemsetAsync(buffer.get(), 0, buffer.bytes(), stream) != cudaSuccess) {
+        buffer = DeviceBuffer();
+        cudaGetLastError();
+        return nullptr;
+      }
+    }
+    return buffer.get<uint32_t>();
+  }
+  static StoreMarks& of_this_thread() {
+    thread_local std::map<int, StoreMarks*> per_device;
+    int device = 0;
+    cudaGetDevice(&device);
+    StoreMarks*& marks = per_device[device];
+    if (!marks) marks = new StoreMarks;
+    return *marks;
+  }
+};
+
 }  // namespace
 
 InPlaceOutcome run_in_place(const std::vector<GlobalAllocation>& targets, dim3 grid, uint32_t warps, LaunchCtx& ctx,
@@ -36,7 +68,16 @@ InPlaceOutcome run_in_place(const std::vector<GlobalAllocation>& targets, dim3 g
     cudaGetLastError();
     return outcome;  // no room: block copies
   }
-  outcome.extra_device_bytes = saved.bytes() + footprints.bytes();
+  // Store marks (GlobalTarget::marks) where the device has room: the warps then run side by side, none
+  // waiting for the lower ones, and a word two warps stored to undoes the run as overlapping block
+  // footprints do. Else stores wait in warp order (store_order).
+  std::vector<uint64_t> words;
+  uint64_t all_words = 0;
+  for (const GlobalAllocation& t : targets) all_words += words.emplace_back((t.bytes + 3) / 4);
+  StoreMarks& store_marks = StoreMarks::of_this_thread();
+  uint32_t* const marks = store_marks.room(all_words, stream);
+  const uint32_t launch_number = ++store_marks.launch;
+  outcome.extra_device_bytes = saved.bytes() + footprints.bytes() + (marks ? store_marks.buffer.bytes() : 0);
   // The targets into `saved` (back to back, padded), or back from it.
   const auto copy_saved = [&](bool restore) {
     uint8_t* at = saved.get();
@@ -47,27 +88,40 @@ InPlaceOutcome run_in_place(const std::vector<GlobalAllocation>& targets, dim3 g
   };
   copy_saved(false);
   // The program's memory is "copy 0": pointers into it stay where they are.
-  for (size_t i = 0; i < targets.size(); ++i)
+  for (size_t i = 0, at = 1; i < targets.size(); at += words[i], ++i) {
     ctx.globals[i] = global_target(targets[i], targets[i].base, padded_copy_bytes(targets[i].bytes), targets[i].bytes);
+    if (marks) ctx.globals[i].marks = marks + at;
+  }
   PhaseProfile::end("saving in-place targets");
   ctx.num_globals = uint32_t(targets.size());
   ctx.warp_copies = 0;
   ctx.ordered_warps = 0;
   ctx.copy_of_block = nullptr;
-  ctx.store_order = warps > 1;
+  ctx.store_order = warps > 1 && !marks;
   ctx.store_bounds = footprints.device();
   outcome.error = launch();
   ctx.num_globals = 0;
   ctx.store_order = 0;
   ctx.store_bounds = nullptr;
-  if (outcome.error != cudaSuccess) return outcome;
-  const std::vector<unsigned long long> bounds = footprints.read(stream);
+  for (size_t i = 0; i < targets.size(); ++i) ctx.globals[i].marks = nullptr;
+  if (outcome.error != cudaSuccess) {
+    store_marks.buffer = DeviceBuffer();  // marks left set: the next launch starts a clear buffer
+    return outcome;
+  }
+  uint32_t shared_words_launch = 0;
+  if (marks) {
+    kernels::find_shared_words(marks + 1, all_words, marks, launch_number, stream);
+    cudaMemcpyAsync(&shared_words_launch, marks, sizeof shared_words_launch, cudaMemcpyDeviceToHost, stream);
+  }
+  const bool shared_words = marks && shared_words_launch == launch_number;
+  const std::vector<unsigned long long> bounds = footprints.read(stream);  // waits for the stream
   PhaseProfile::end("deterministic kernel");
   if (bounds.empty()) {
     outcome.error = cudaStreamSynchronize(stream);
     if (outcome.error != cudaSuccess) return outcome;
   } else if (!first_overlapping_target(bounds, targets.size(), blocks)) {
-    outcome.ran = true;
+    outcome.warps_overlapped = shared_words;  // the blocks being disjoint, two warps of one block
+    outcome.ran = !outcome.warps_overlapped;
   }
   outcome.overlapped = !outcome.ran;
   if (!outcome.ran) copy_saved(true);

@@ -24,19 +24,23 @@ struct OrderedBlocksOutcome {
 
 // Launches whose threads read only bytes they store themselves (all_read_own_stores: write-only
 // targets, or ones updated in place, p[i] += v) run on the program's own memory, with no copies: the
-// blocks side by side, the warps of a block side by side within each region, a thread's first store
-// to a global target in a region waiting until the block's lower warps have ended the region
-// (LaunchCtx::store_order). An update's load comes after its store hook, so within a block the
-// stores and updates of a region land in warp order, as when the warps take turns. The store hooks
-// gather each block's footprint; when two blocks' footprints overlap, the targets get back the bytes
+// blocks side by side, the warps of a block side by side. Each store marks the 4-byte words it writes
+// with its warp (GlobalTarget::marks, mark_store), and the store hooks gather each block's footprint;
+// when two warps of a block stored to one word, or two blocks' footprints overlap, the targets get back the bytes
 // they had (saved before the launch) and `ran` is false: the launch then goes to run_ordered_blocks,
-// whose block order decides. Non-overlapping footprints leave nothing for the block order to decide:
-// a block reads only bytes it stores, which no other block stores, so none sees another's stores
-// (and which path a launch takes depends on its input alone: the first read of another block's
-// store would need overlapping footprints). `error`: a launch that failed.
+// whose block order decides (its warps in turns where the launch updates a target: as they would be
+// in place). Otherwise nothing is left for any order to decide: a thread reads only bytes it stores,
+// which no other warp stores, so none sees another's stores, as in any order of the warps and blocks.
+// Which path a launch takes depends on its input alone: until one unit reads a byte another stored,
+// every unit reads what it would in warp and block order, so stores to a shared word happen on every
+// run or on none. Without room for the marks, a thread's first store to a global target in a region
+// waits until the block's lower warps have ended the region (LaunchCtx::store_order): an update's
+// load comes after its store hook, so the stores and updates of a region land in warp order, as when
+// the warps take turns, and only the blocks' footprints decide. `error`: a launch that failed.
 struct InPlaceOutcome {
   bool ran = false;
-  bool overlapped = false;  // it ran, two blocks' footprints overlapped, and the targets are restored
+  bool overlapped = false;  // it ran, two units' stores overlapped, and the targets are restored
+  bool warps_overlapped = false;  // ... the blocks' footprints did not, but two warps of a block stored to one word
   cudaError_t error = cudaSuccess;
   uint64_t extra_device_bytes = 0;
 };

@@ -325,6 +325,12 @@ void record_unchecked(const std::string& warning, Mode mode) {
 // whose sites merge the warps' shared copies in warp order; with global targets, the warps of a block
 // run each region in warp order and, with several blocks, the blocks run on private copies merged in
 // block order (deterministic.h). Returns "" when it ran, else why the kernel must run natively.
+// Kernels (with their block counts) whose run on the program's memory was undone: their later launches
+// go to the block copies at once. The path does not change a result (deterministic.h, run_in_place:
+// a run that would not be undone leaves what the block copies leave), only what the launch costs.
+std::mutex in_place_undone_mutex;
+std::set<std::pair<const KernelDesc*, uint32_t>> in_place_undone;
+
 std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAllocation>& globals, dim3 grid,
                               uint32_t warps, LaunchCtx& ctx, cudaStream_t stream, uint64_t launch_bytes,
                               const std::function<cudaError_t()>& start) {
@@ -337,30 +343,41 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
   result.extra_device_bytes = launch_bytes;
   cudaError_t err = cudaSuccess;
   // A launch whose threads read only what they store first on the program's own memory
-  // (deterministic.h: where two blocks' stores overlap it is undone and goes on below).
+  // (deterministic.h: where two blocks' or two warps' stores overlap it is undone and goes on below).
   const bool several_units = grid.x * grid.y * grid.z > 1 || warps > 1;
   const bool in_place_kind = !globals.empty() && all_read_own_stores(globals) && !desc.warp_turns && !desc.atomics;
   bool ran = false;
   uint64_t in_place_bytes = 0;
-  if (in_place_kind && several_units) {
+  const std::pair<const KernelDesc*, uint32_t> kernel_blocks(&desc, grid.x * grid.y * grid.z);
+  bool undone_before = false;
+  {
+    std::lock_guard<std::mutex> lock(in_place_undone_mutex);
+    undone_before = in_place_undone.count(kernel_blocks) > 0;
+  }
+  if (in_place_kind && several_units && !undone_before) {
     const InPlaceOutcome o = run_in_place(globals, grid, warps, ctx, stream, start);
     err = o.error;
     ran = o.ran || err != cudaSuccess;
+    if (o.overlapped) {
+      std::lock_guard<std::mutex> lock(in_place_undone_mutex);
+      in_place_undone.insert(kernel_blocks);
+    }
     in_place_bytes = o.extra_device_bytes;
     if (parse_count(flags().verbose).value_or(0) && err == cudaSuccess)
       std::fprintf(stderr, "ldcc: %s: deterministic on the program's memory (%s): %s\n", desc.name,
                    own_stores_kind(globals),
-                   o.ran ? "the blocks' footprints are disjoint"
-                   : o.overlapped ? "two blocks' footprints overlap, again on block copies"
-                                  : "no room for its footprints, on block copies");
+                   o.ran                ? "the blocks' footprints are disjoint"
+                   : o.warps_overlapped ? "two warps of a block stored to one word, again on block copies"
+                   : o.overlapped       ? "two blocks' footprints overlap, again on block copies"
+                                        : "no room for its footprints, on block copies");
   }
   // Copies of the global targets with several blocks, or for the warps of one block, unless they
   // take turns anyway (then on the targets themselves), or it has atomics: global ones would act on a
   // copy of their own, which plain accesses do not see until the end (as between blocks).
   // A launch that could run in place and updates a target there keeps its warps in turns on the
-  // block copies too: in place, a warp's update comes after the lower warps' (store_order), so racing
-  // updates add up in warp order, where a copy per warp would keep the highest warp's alone. Its
-  // result then does not depend on which path its blocks' footprints sent it down.
+  // block copies: racing updates add up in warp order, where a copy per warp would keep the highest
+  // warp's alone, as they do in place without store marks (a warp's update after the lower warps',
+  // store_order). In place with marks, warps' updates of one word send the launch here.
   const bool warp_copies_allowed = !desc.warp_turns && !(in_place_kind && !all_write_only(globals));
   if (ran) {
     result.extra_device_bytes += in_place_bytes;

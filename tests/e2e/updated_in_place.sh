@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Targets updated in place (inputs/updated_in_place.cu): add_rows, race-free, is checked by level B in
-# one execution on two copies and runs in place in deterministic mode, its output equal to native in
-# both modes; so is relabel in check mode (it loads each label before storing it, and bumps a shared
-# counter with atomics), its output equal to native in both modes; warp_tally's warps race on *tally (level W reports it; deterministic mode gives 10, the
-# warps' updates in warp order); block_tally's blocks race on *total (level B reports it;
-# deterministic mode undoes the in-place run and merges block copies: 8); warp_digits' warps race on
-# an update whose result depends on their order (deterministic mode: 1234 in place in one block, and
-# 1234 on block copies in two, the warps in turns on both paths); add_next reads through a second
+# one execution on two copies and runs in place in deterministic mode (its 4 warps side by side: their
+# stores mark words none other stores), its output equal to native in both modes; so is relabel in
+# check mode (it loads each label before storing it, and bumps a shared counter with atomics), its
+# output equal to native in both modes; warp_tally's warps race on *tally (level W reports it;
+# deterministic mode finds two warps' stores in one word, undoes the in-place run and runs block
+# copies with the warps in turns: 10, the warps' updates in warp order); block_tally's blocks race on
+# *total (level B reports it; deterministic mode undoes the in-place run and merges block copies: 8);
+# warp_digits' warps race on an update whose result depends on their order (deterministic mode: 1234
+# on block copies, the warps in turns, in one block and in two); add_next reads through a second
 # pointer into the allocation it updates (neither path for it; level B reports the read across the
 # block boundary; deterministic mode sums every element with its start-state neighbour).
 # Usage: updated_in_place.sh <native> <checked>. Exits 77 without a GPU.
@@ -52,9 +54,9 @@ expect_races "$work/report.json" \
   "warp_digits write-write global digits digits[0] block (0,0,0) and block (1,0,0) both wrote it" \
   "add_next read-write global data data[63] block (0,0,0) read a value another block wrote (blocks do not synchronize within a launch)"
 deterministic_runs "ldcc: add_rows: deterministic on the program's memory (targets read only where stored): the blocks' footprints are disjoint
-ldcc: warp_tally: deterministic on the program's memory (targets read only where stored): the blocks' footprints are disjoint
+ldcc: warp_tally: deterministic on the program's memory (targets read only where stored): two warps of a block stored to one word, again on block copies
 ldcc: block_tally: deterministic on the program's memory (targets read only where stored): two blocks' footprints overlap, again on block copies
-ldcc: warp_digits: deterministic on the program's memory (targets read only where stored): the blocks' footprints are disjoint
+ldcc: warp_digits: deterministic on the program's memory (targets read only where stored): two warps of a block stored to one word, again on block copies
 ldcc: warp_digits: deterministic on the program's memory (targets read only where stored): two blocks' footprints overlap, again on block copies"
 for i in 1 2 3; do
   [ "$(grep "^add_rows:" "$work/det.$i")" = "$(grep "^add_rows:" "$work/native.out")" ] || { echo "add_rows differs from native"; fail=1; }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Deterministic mode on the program's memory for write-only launches (inputs/write_only_in_place.cu):
-# tile_scan and last_warp run in place (their blocks' footprints are disjoint), shared_cell's overlap
-# and it runs again on block copies. Three deterministic runs: tile_scan prints the native line, the
-# highest warp's store lands last (last_warp: 7), block 6 is the highest block that changed out[0]
+# tile_scan runs in place (its warps' stores are disjoint); last_warp's warps store to one word and
+# shared_cell's blocks overlap, and they run again on block copies. Three deterministic runs: tile_scan
+# prints the native line, the highest warp's store wins (last_warp: 7), block 6 is the highest block that changed out[0]
 # (shared_cell: out[0] 6, the start state restored before the block copies were made), and every run
 # prints the same. LDCC_PROFILE splits its phases by kernel.
 # Usage: write_only_in_place.sh <native> <checked>. Exits 77 without a GPU.
@@ -11,7 +11,7 @@ fail=0
 grep -q "^tile_scan: PASS" "$work/native.out" || { echo "native run failed its self-check"; cat "$work/native.out"; fail=1; }
 echo "native:"; cat "$work/native.out"
 deterministic_runs "ldcc: tile_scan: deterministic on the program's memory (write-only targets): the blocks' footprints are disjoint
-ldcc: last_warp: deterministic on the program's memory (write-only targets): the blocks' footprints are disjoint
+ldcc: last_warp: deterministic on the program's memory (write-only targets): two warps of a block stored to one word, again on block copies
 ldcc: shared_cell: deterministic on the program's memory (write-only targets): two blocks' footprints overlap, again on block copies"
 for i in 1 2 3; do
   grep -qx "ldcc: deterministic: 3 launches in unit order" "$work/det.$i.err" || { echo "run $i:"; cat "$work/det.$i.err"; fail=1; }

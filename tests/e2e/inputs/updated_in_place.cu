@@ -5,17 +5,17 @@
 //     re-execution; deterministic mode runs it on the program's memory; its output equals native.
 //   warp_tally: in one block of 4 warps, lane 0 of every warp adds its warp number + 1 to *tally in
 //     the same region, the lower warps after a longer delay: a race between warps. Deterministic
-//     mode runs it in place, each warp's update after the lower warps': 0 + 1 + 2 + 3 + 4 = 10 on
-//     every run.
+//     mode finds two warps' stores in one word in place, undoes that run and runs the warps in turns
+//     on a block copy, each warp's update after the lower warps': 0 + 1 + 2 + 3 + 4 = 10 on every run.
 //   block_tally: thread 0 of each of 8 blocks adds its block number + 1 to *total: a race between
 //     blocks. Level B's probe finds the stores overlapping and checks as usual; deterministic mode
 //     undoes the in-place run and merges block copies, each block's update from the start state 0:
 //     block 7, the highest, gives 8 on every run.
 //   warp_digits: lane 0 of each of 4 warps appends its digit warp + 1 to *digits (*digits *= 10, then
 //     += warp + 1), the lower warps after a longer delay: a race between warps whose result depends
-//     on their order. In one block deterministic mode runs it in place: 1234 on every run. In two
-//     blocks, which both update *digits, it undoes the in-place run and runs block copies with the
-//     warps again in turns: 1234 as well (a copy per warp would leave the highest warp's digit: 4).
+//     on their order. Deterministic mode undoes its in-place run (in one block: two warps stored to
+//     *digits; in two: both blocks did) and runs block copies with the warps in turns: 1234 on every
+//     run (a copy per warp would leave the highest warp's digit: 4).
 //   relabel: kmeans' assignment step. The threads of 8 blocks compare their element's label with a new
 //     one, count the changes in a shared counter (atomicAdd) and store the new label; thread 0 stores
 //     its block's count. A load the thread follows with a store of the same element is an update in

@@ -1,11 +1,13 @@
 // Deterministic mode on the program's own memory (deterministic.h, run_in_place): a launch
 // whose global targets are all write-only runs with no copies, the warps of a block side by side,
-// each thread's first store of a region waiting for the block's lower warps to end the region.
+// each store marking the words it writes with its warp.
 //   tile_scan: 16 blocks scan their tiles across barriers and store them interleaved between warps
-//     (every warp's stores span the block's tile), race-free: its output equals native;
+//     (every warp's stores span the block's tile, each word stored by one warp), race-free: it runs
+//     in place and its output equals native;
 //   last_warp: every warp of one block stores its number into *last in the same region, the lower
-//     warps after a longer delay (natively the highest warp's store is seldom the last): the highest
-//     warp's store lands last, *last == 7 on every run;
+//     warps after a longer delay (natively the highest warp's store is seldom the last). Two warps
+//     marked one word: the target gets its bytes back and the launch runs again on a copy per warp,
+//     merged in warp order: the highest warp's store wins, *last == 7 on every run;
 //   shared_cell: every block stores into out[0]; the last block, which stores first, the value
 //     out[0] held. The footprints overlap, so the targets get their bytes back and the launch runs
 //     again on block copies merged in block order: block 6 is the highest that changed out[0].

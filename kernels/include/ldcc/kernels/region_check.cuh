@@ -86,6 +86,9 @@ struct GlobalTarget {
   // Level W, non-null: each block's footprint in it as lists of its chunks and words
   // (footprint_lists.h), where the blocks' [lo, hi) in LaunchCtx::footprints would interleave.
   const uint32_t* lists;
+  // Deterministic mode on the program's memory, non-null: per 4-byte word of the target, bit w set
+  // when warp w of a block stored to it (mark_store).
+  uint32_t* marks;
 };
 
 // Passed by value as the first parameter of every checked clone.
@@ -802,13 +805,24 @@ static __device__ __noinline__ void publish_store_bounds(const LaunchCtx& c, con
   }
 }
 
-// Deterministic mode on the program's memory (LaunchCtx::store_order): a store to a global target
-// joins the block's footprint and, the thread's first in the region, waits for the lower warps to
-// end the region (they set their bits at the site, after their stores).
+// Deterministic mode on the program's memory with store marks (GlobalTarget::marks): the words a store
+// writes get the bit of its warp, so a word two warps of a block stored to shows after the launch
+// (kernels::find_shared_words; two blocks' stores show in their footprints). Nothing waits for the
+// reduction's result: the store does not stall on it.
+__device__ __forceinline__ void mark_store(const ThreadState& t, const GlobalTarget& g, const void* q, uint32_t size) {
+  const uint64_t words = (g.bytes + 3) / 4, off = offset_in_target(t, g, q);
+  for (uint64_t w = off / 4; w <= (off + size - 1) / 4 && w < words; ++w) atomicOr(&g.marks[w], 1u << t.warp);
+}
+
+// Deterministic mode on the program's memory (LaunchCtx::store_bounds): a store to a global target
+// joins the block's footprint and is marked (store marks), or, the thread's first in the region,
+// waits for the lower warps to end the region (LaunchCtx::store_order: they set their bits at the
+// site, after their stores).
 static __device__ __noinline__ void store_in_turn(ThreadState& t, const void* q, uint32_t size) {
   const int i = global_copy_target(t, q);
   if (i < 0) return;
   note_written(t, i, q, size);
+  if (t.ctx->globals[i].marks) mark_store(t, t.ctx->globals[i], q, size);
   if (t.stores_in_turn || !t.ctx->store_order) return;
   const uint32_t lower = (1u << t.warp) - 1u;
   while ((*static_cast<volatile uint32_t*>(&t.bs->arrived) & lower) != lower) __nanosleep(32);

@@ -68,14 +68,17 @@ InPlaceOutcome run_in_place(const std::vector<GlobalAllocation>& targets, dim3 g
     cudaGetLastError();
     return outcome;  // no room: block copies
   }
-  // Store marks (GlobalTarget::marks) where the device has room: the warps then run side by side, none
+  // Store marks (GlobalTarget::marks) for blocks of several warps: the warps run side by side, none
   // waiting for the lower ones, and a word two warps stored to undoes the run as overlapping block
-  // footprints do. Else stores wait in warp order (store_order).
+  // footprints do. Without room for them, stores wait in warp order (store_order), which orders an
+  // update's load after the lower warps' stores only where the load follows its store hook (p[i] += v):
+  // so only a write-only launch runs in place then.
   std::vector<uint64_t> words;
   uint64_t all_words = 0;
   for (const GlobalAllocation& t : targets) all_words += words.emplace_back((t.bytes + 3) / 4);
   StoreMarks& store_marks = StoreMarks::of_this_thread();
-  uint32_t* const marks = store_marks.room(all_words, stream);
+  uint32_t* const marks = warps > 1 ? store_marks.room(all_words, stream) : nullptr;
+  if (warps > 1 && !marks && !all_write_only(targets)) return outcome;  // block copies
   const uint32_t launch_number = ++store_marks.launch;
   outcome.extra_device_bytes = saved.bytes() + footprints.bytes() + (marks ? store_marks.buffer.bytes() : 0);
   // The targets into `saved` (back to back, padded), or back from it.
@@ -113,8 +116,9 @@ InPlaceOutcome run_in_place(const std::vector<GlobalAllocation>& targets, dim3 g
     kernels::find_shared_words(marks + 1, all_words, marks, launch_number, stream);
     cudaMemcpyAsync(&shared_words_launch, marks, sizeof shared_words_launch, cudaMemcpyDeviceToHost, stream);
   }
-  const bool shared_words = marks && shared_words_launch == launch_number;
   const std::vector<unsigned long long> bounds = footprints.read(stream);  // waits for the stream
+  // A scan that failed found nothing: the run is undone as if it had.
+  const bool shared_words = marks && (shared_words_launch == launch_number || cudaGetLastError() != cudaSuccess);
   PhaseProfile::end("deterministic kernel");
   if (bounds.empty()) {
     outcome.error = cudaStreamSynchronize(stream);

@@ -187,38 +187,43 @@ const VarDecl *builtinIndexVariable(const PseudoObjectExpr *e, const MSPropertyD
   return var;
 }
 
+bool isArrayDecay(const Expr *e) {
+  const auto *cast = dyn_cast<ImplicitCastExpr>(e->IgnoreParens());
+  return cast && cast->getCastKind() == CK_ArrayToPointerDecay;
+}
+
 // Whether two element lvalues of pointer parameter `param` name the same element whenever the variables
 // in them (collected into `variables`) hold the same values: built alike from the parameter, literals,
-// integer locals, threadIdx and its kind, arithmetic, casts, fields and subscripts. Anything else (a
-// call, a load from other memory) may differ between the two evaluations and compares unequal.
+// integer locals, threadIdx and its kind, arithmetic, casts, fields and subscripts. Memory is accessed
+// only along the element itself (`value` false): an index or a pointer computed by loading (p[q[i]],
+// *(p + p[0])) may name another element when the store evaluates it again. Anything else (a call, a
+// load from other memory) compares unequal.
 bool sameElement(const Expr *a, const Expr *b, const ParmVarDecl *param, std::set<const VarDecl *> &variables,
-                 bool inIndex = false) {
+                 bool value = false) {
   a = a->IgnoreParens();
   b = b->IgnoreParens();
   if (a->getStmtClass() != b->getStmtClass()) return false;
-  // Memory is accessed only along the element itself: an index that loads (p[q[i]], p[p[0]]) may
-  // name another element when the store evaluates it again.
   if (const auto *x = dyn_cast<ArraySubscriptExpr>(a)) {
     const auto *y = cast<ArraySubscriptExpr>(b);
-    return !inIndex && sameElement(x->getBase(), y->getBase(), param, variables) &&
+    return !value && sameElement(x->getBase(), y->getBase(), param, variables, !isArrayDecay(x->getBase())) &&
            sameElement(x->getIdx(), y->getIdx(), param, variables, true);
   }
   if (const auto *x = dyn_cast<UnaryOperator>(a)) {
     const auto *y = cast<UnaryOperator>(b);
     const UnaryOperatorKind op = x->getOpcode();
-    const bool pure = (op == UO_Deref && !inIndex) || op == UO_Plus || op == UO_Minus || op == UO_Not || op == UO_LNot;
-    return pure && op == y->getOpcode() && sameElement(x->getSubExpr(), y->getSubExpr(), param, variables, inIndex);
+    const bool pure = (op == UO_Deref && !value) || op == UO_Plus || op == UO_Minus || op == UO_Not || op == UO_LNot;
+    return pure && op == y->getOpcode() && sameElement(x->getSubExpr(), y->getSubExpr(), param, variables, true);
   }
   if (const auto *x = dyn_cast<BinaryOperator>(a)) {
     const auto *y = cast<BinaryOperator>(b);
     return !x->isAssignmentOp() && x->getOpcode() != BO_Comma && x->getOpcode() == y->getOpcode() &&
-           sameElement(x->getLHS(), y->getLHS(), param, variables, inIndex) &&
-           sameElement(x->getRHS(), y->getRHS(), param, variables, inIndex);
+           sameElement(x->getLHS(), y->getLHS(), param, variables, true) &&
+           sameElement(x->getRHS(), y->getRHS(), param, variables, true);
   }
   if (const auto *x = dyn_cast<MemberExpr>(a)) {
     const auto *y = cast<MemberExpr>(b);
-    return !inIndex && x->getMemberDecl() == y->getMemberDecl() && x->isArrow() == y->isArrow() &&
-           sameElement(x->getBase(), y->getBase(), param, variables);
+    return !value && x->getMemberDecl() == y->getMemberDecl() && x->isArrow() == y->isArrow() &&
+           sameElement(x->getBase(), y->getBase(), param, variables, x->isArrow());
   }
   if (const auto *x = dyn_cast<CastExpr>(a)) {
     const auto *y = cast<CastExpr>(b);
@@ -226,7 +231,7 @@ bool sameElement(const Expr *a, const Expr *b, const ParmVarDecl *param, std::se
     const bool pure = kind == CK_LValueToRValue || kind == CK_IntegralCast || kind == CK_NoOp ||
                       kind == CK_IntegralToBoolean || kind == CK_ArrayToPointerDecay;
     return pure && kind == y->getCastKind() && x->getType() == y->getType() &&
-           sameElement(x->getSubExpr(), y->getSubExpr(), param, variables, inIndex);
+           sameElement(x->getSubExpr(), y->getSubExpr(), param, variables, value);
   }
   if (const auto *x = dyn_cast<DeclRefExpr>(a)) {
     const ValueDecl *decl = x->getDecl();
@@ -236,7 +241,7 @@ bool sameElement(const Expr *a, const Expr *b, const ParmVarDecl *param, std::se
     if (!var || !var->hasLocalStorage() || var->getType()->isReferenceType() || var->getType().isVolatileQualified())
       return false;
     // The parameter is the only pointer: through any other the element's index would load memory.
-    if (!var->getType()->isIntegralOrEnumerationType() && (var != param || inIndex)) return false;
+    if (!var->getType()->isIntegralOrEnumerationType() && var != param) return false;
     variables.insert(var);
     return true;
   }
@@ -252,13 +257,16 @@ bool sameElement(const Expr *a, const Expr *b, const ParmVarDecl *param, std::se
 }
 
 // Whether a statement may leave the statement list it is in other than at its end, or keep the
-// thread from getting there: a jump, inline PTX (`exit`), a throw, or a call of a user function or
-// through a pointer (either may hold any of these).
+// thread from getting there: a jump, inline PTX (`exit`), a throw, or a call of a user function, a
+// lambda or through a pointer (any may hold these, or change a local a lambda captured).
 bool mayLeave(const Stmt *s, const TranslationUnitAnalysis &tu) {
   if (!s) return false;
   if (isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt, AsmStmt, CXXThrowExpr, CoreturnStmt>(s))
     return true;
-  if (const auto *call = dyn_cast<CallExpr>(s); call && (tu.userCallee(call) || !call->getDirectCallee())) return true;
+  if (const auto *call = dyn_cast<CallExpr>(s)) {
+    const auto *method = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+    if (tu.userCallee(call) || !call->getDirectCallee() || (method && method->getParent()->isLambda())) return true;
+  }
   for (const Stmt *child : s->children())
     if (mayLeave(child, tu)) return true;
   return false;
@@ -274,6 +282,12 @@ const Stmt *statementOf(const Stmt *s, const CompoundStmt *list, const ParentMap
     s = parent;
   }
   return nullptr;
+}
+
+bool insideLambda(const Stmt *s, const ParentMap &parents) {
+  for (const Stmt *up = parents.getParent(s); up; up = parents.getParent(up))
+    if (isa<LambdaExpr>(up)) return true;
+  return false;
 }
 
 // Whether the thread that loads `loaded` then stores the same element, by `store` (an assignment that
@@ -306,7 +320,9 @@ bool storedAfterLoad(const Expr *loaded, const Stmt *store, const std::set<const
       const auto *stepped = dyn_cast_or_null<UnaryOperator>(at);
       const bool written = (assigned && assigned->isAssignmentOp() && sameExpr(assigned->getLHS(), ref)) ||
                            (stepped && stepped->isIncrementDecrementOp());
-      if (!written || between.count(statementOf(ref, list, parents))) return false;
+      // In a lambda: it may run anywhere its closure is called.
+      const Stmt *where = statementOf(ref, list, parents);
+      if (!written || between.count(where) || (!where && insideLambda(ref, parents))) return false;
     }
   }
   return true;

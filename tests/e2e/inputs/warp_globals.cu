@@ -4,7 +4,9 @@
 //                barrier reads one another warp wrote before it (a loop of barriers, two buffers in
 //                turn): the deterministic output equals native only if every site merges the warps'
 //                writes into what the next region reads.
-//   racy_warps:  one block of 4 warps; lane 0 of warp w reads `flag` and writes w + 1 to it, a race
+//   racy_warps:  one block of 4 warps; lane 0 of warp w reads `flag` (through a second pointer to it:
+//                through `flag` itself, a load followed by a store of the same element, the launch
+//                would update flag in place, whose warps take turns) and writes w + 1 to it, a race
 //                between warps. With a copy per warp every warp reads the value at the region's
 //                start (0) and the highest warp's write stays (4); when the warps take turns
 //                (LDCC_WARP_COPIES=0), warp w reads w.
@@ -34,10 +36,10 @@ __global__ void pass_along(int* buf, int* out) {
   out[base + t] = buf[base + (t + 64) % kThreads] - buf[n + base + (kThreads - 1 - t)];
 }
 
-__global__ void racy_warps(int* flag, int* seen) {
+__global__ void racy_warps(int* flag, const int* current, int* seen) {
   const int warp = threadIdx.x / 32;
   if (threadIdx.x % 32 == 0) {
-    seen[warp] = *flag;
+    seen[warp] = *current;
     *flag = warp + 1;
   }
 }
@@ -86,7 +88,7 @@ int main() {
   cudaMemset(seen, 0xff, 4 * sizeof(int));
   cudaMemset(buf, 0, 128 * sizeof(int));
   pass_along<<<kBlocks, kThreads>>>(buf2, out);
-  racy_warps<<<1, 128>>>(flag, seen);
+  racy_warps<<<1, 128>>>(flag, flag, seen);
   streamed<<<2, 64>>>(buf, streamed_out);
   claim_slots<<<1, 128>>>(order);
   if (cudaDeviceSynchronize() != cudaSuccess) {

@@ -1,7 +1,8 @@
 // Write-only pointer parameters (GlobalDesc::write_only, translator/rewrite/WriteOnlyParams.h): a
 // parameter every use of which is the base of a plain assignment's left-hand side; updated in place
 // (GlobalDesc::updated_in_place): every use the base of a plain or compound assignment's left-hand
-// side or of ++/--, at least one not plain. Level B leaves out its re-execution for blocks that store
+// side or of ++/--, or of a load the thread follows with a store of the same element, at least one
+// not plain. Level B leaves out its re-execution for blocks that store
 // only into such memory, each where no other stores, so any other read of the memory, or a way to
 // read memory the runtime cannot see, must leave both false.
 #include <cuda_runtime.h>
@@ -158,6 +159,26 @@ __global__ void loads_then_stores(const float *in, int *labels, float *doubled, 
 }
 // CHECK: ldcc_desc_11_globals[] = {{[{][{]}}"labels", 1, 0ull, 4ull, false, true}, {"doubled", 2, 0ull, 4ull, false, true}, {"lanes", 3, 0ull, 4ull, false, true}, {"rows", 4, 0ull, 8ull, false, true}, {"cond", 5, 0ull, 4ull, false, false}, {"stepped", 6, 0ull, 4ull, false, false}, {"aliased", 7, 0ull, 4ull, false, false}, {"early", 8, 0ull, 4ull, false, false}, {"called", 9, 0ull, 4ull, false, false}, {"other_field", 10, 0ull, 8ull, false, false}, {"indirect", 11, 0ull, 4ull, false, false}, {"late", 13, 0ull, 4ull, false, false}, {"lambda", 14, 0ull, 4ull, false, false}, {"counts", 15, 0ull, 4ull, true, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 
+// Not updated in place either: captured (a lambda called between changes the index), pointed (the
+// element's address loads memory: *(pointed + pointed[0]) may be another element at the store; nor is
+// pointer arithmetic on a parameter taken for an element). kept is: indexed by a local no lambda
+// changes.
+__global__ void loads_then_stores_apart(int *captured, int *pointed, int *kept) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  auto bump = [&] { ++j; };
+  const int x = captured[j];
+  bump();
+  captured[j] = x;
+  const int y = *(pointed + pointed[0]);
+  pointed[0] = 5;
+  *(pointed + pointed[0]) = y;
+  pointed[0] = 5;
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  const int z = kept[k];
+  kept[k] = z + 1;
+}
+// CHECK: ldcc_desc_12_globals[] = {{[{][{]}}"captured", 0, 0ull, 4ull, false, false}, {"pointed", 1, 0ull, 4ull, false, false}, {"kept", 2, 0ull, 4ull, false, true}, {nullptr, 0, 0ull, 0ull, false, false}};
+
 void run(const float *in, float *f, float4 *p4, Vec *v, Table t, const float *const *rows, cudaTextureObject_t tex) {
   shapes<<<1, 64>>>(in, f, p4, v, v, f, f, f, f, f, f);
   through_struct<<<1, 64>>>(t, f);
@@ -171,6 +192,7 @@ void run(const float *in, float *f, float4 *p4, Vec *v, Table t, const float *co
   templated<<<1, 64>>>(f, f, user::Shift{});
   templatedPlain<<<1, 64>>>(f, f, 1.f);
   loads_then_stores<<<1, 64>>>(in, nullptr, f, f, v, f, f, f, f, f, v, f, nullptr, f, f, nullptr);
+  loads_then_stores_apart<<<1, 64>>>(nullptr, nullptr, nullptr);
 }
 
 // WARN: write_only_params.cu:100: warning: ldcc: kernel 'templated' runs unchecked: a call that its template arguments resolve to user::operator+=, which synchronizes or writes memory

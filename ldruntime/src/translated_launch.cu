@@ -321,16 +321,47 @@ void record_unchecked(const std::string& warning, Mode mode) {
   ProcessReport::instance().add(r);
 }
 
+// Kernels (with their block counts) whose run on the program's memory was undone skip it on their
+// next launches, twice as many after each further undo (up to kMaxInPlaceSkips), and try again after
+// them: whether the stores overlap may change with the data. The path does not change a result
+// (deterministic.h, run_in_place: a run that would not be undone leaves what the block copies leave),
+// only what the launch costs. Kernels with device printf never take it (their warps take turns,
+// KernelDesc::warp_turns): an undone run would have printed already.
+class InPlaceBackoff {
+ public:
+  // Whether this launch tries the program's memory.
+  bool try_now(const KernelDesc& desc, uint32_t blocks) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = history_.find({&desc, blocks});
+    if (it == history_.end() || it->second.skips_left == 0) return true;
+    --it->second.skips_left;
+    return false;
+  }
+  void record(const KernelDesc& desc, uint32_t blocks, bool undone) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!undone) {
+      history_.erase({&desc, blocks});
+      return;
+    }
+    History& h = history_[{&desc, blocks}];
+    h.skips = std::min(kMaxInPlaceSkips, h.skips ? 2 * h.skips : kFirstInPlaceSkips);
+    h.skips_left = h.skips;
+  }
+
+ private:
+  static constexpr uint32_t kFirstInPlaceSkips = 4, kMaxInPlaceSkips = 1024;
+  struct History {
+    uint32_t skips = 0, skips_left = 0;
+  };
+  std::mutex mutex_;
+  std::map<std::pair<const KernelDesc*, uint32_t>, History> history_;
+};
+InPlaceBackoff in_place_backoff;
+
 // Deterministic mode (DESIGN.md section 7): one execution of the clone at the deterministic level,
 // whose sites merge the warps' shared copies in warp order; with global targets, the warps of a block
 // run each region in warp order and, with several blocks, the blocks run on private copies merged in
 // block order (deterministic.h). Returns "" when it ran, else why the kernel must run natively.
-// Kernels (with their block counts) whose run on the program's memory was undone: their later launches
-// go to the block copies at once. The path does not change a result (deterministic.h, run_in_place:
-// a run that would not be undone leaves what the block copies leave), only what the launch costs.
-std::mutex in_place_undone_mutex;
-std::set<std::pair<const KernelDesc*, uint32_t>> in_place_undone;
-
 std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAllocation>& globals, dim3 grid,
                               uint32_t warps, LaunchCtx& ctx, cudaStream_t stream, uint64_t launch_bytes,
                               const std::function<cudaError_t()>& start) {
@@ -348,20 +379,12 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
   const bool in_place_kind = !globals.empty() && all_read_own_stores(globals) && !desc.warp_turns && !desc.atomics;
   bool ran = false;
   uint64_t in_place_bytes = 0;
-  const std::pair<const KernelDesc*, uint32_t> kernel_blocks(&desc, grid.x * grid.y * grid.z);
-  bool undone_before = false;
-  {
-    std::lock_guard<std::mutex> lock(in_place_undone_mutex);
-    undone_before = in_place_undone.count(kernel_blocks) > 0;
-  }
-  if (in_place_kind && several_units && !undone_before) {
+  const uint32_t blocks = grid.x * grid.y * grid.z;
+  if (in_place_kind && several_units && in_place_backoff.try_now(desc, blocks)) {
     const InPlaceOutcome o = run_in_place(globals, grid, warps, ctx, stream, start);
     err = o.error;
     ran = o.ran || err != cudaSuccess;
-    if (o.overlapped) {
-      std::lock_guard<std::mutex> lock(in_place_undone_mutex);
-      in_place_undone.insert(kernel_blocks);
-    }
+    if (err == cudaSuccess) in_place_backoff.record(desc, blocks, o.overlapped);
     in_place_bytes = o.extra_device_bytes;
     if (parse_count(flags().verbose).value_or(0) && err == cudaSuccess)
       std::fprintf(stderr, "ldcc: %s: deterministic on the program's memory (%s): %s\n", desc.name,

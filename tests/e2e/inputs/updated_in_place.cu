@@ -7,10 +7,11 @@
 //     the same region, the lower warps after a longer delay: a race between warps. Deterministic
 //     mode finds two warps' stores in one word in place, undoes that run and runs the warps in turns
 //     on a block copy, each warp's update after the lower warps': 0 + 1 + 2 + 3 + 4 = 10 on every run.
-//   block_tally: thread 0 of each of 8 blocks adds its block number + 1 to *total: a race between
-//     blocks. Level B's probe finds the stores overlapping and checks as usual; deterministic mode
-//     undoes the in-place run and merges block copies, each block's update from the start state 0:
-//     block 7, the highest, gives 8 on every run.
+//   block_tally, launched 6 times: thread 0 of each of 8 blocks adds its block number + 1 to *total: a
+//     race between blocks. Level B's probe finds the stores overlapping and checks as usual;
+//     deterministic mode undoes the in-place run and merges block copies, each block's update from the
+//     launch's start state: block 7, the highest, adds 8, 48 in all on every run. After the undo the
+//     next 4 launches go to the block copies at once; the 6th tries in place again.
 //   warp_digits: lane 0 of each of 4 warps appends its digit warp + 1 to *digits (*digits *= 10, then
 //     += warp + 1), the lower warps after a longer delay: a race between warps whose result depends
 //     on their order. Deterministic mode undoes its in-place run (in one block: two warps stored to
@@ -122,7 +123,7 @@ int main() {
 
   add_rows<<<kRows, kRow / 2>>>(d_data, d_offsets);
   warp_tally<<<1, 128>>>(d_tally, d_work);
-  block_tally<<<kRows, 64>>>(d_total);
+  for (int launch = 0; launch < 6; ++launch) block_tally<<<kRows, 64>>>(d_total);
   warp_digits<<<1, 128>>>(d_digits, d_work);
   warp_digits<<<2, 128>>>(d_digits + 1, d_work);
   relabel<<<kRows, 64>>>(d_labels, d_fresh, d_changed);

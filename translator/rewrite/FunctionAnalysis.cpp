@@ -85,11 +85,11 @@ bool holdsPointer(QualType t, int depth) {
   return false;
 }
 
-namespace {
-
 bool inSystemHeader(const ASTContext &ctx, SourceLocation loc) {
   return loc.isInvalid() || ctx.getSourceManager().isInSystemHeader(ctx.getSourceManager().getExpansionLoc(loc));
 }
+
+namespace {
 
 bool inNamespace(const Decl *d, llvm::StringRef name) {
   for (const DeclContext *dc = d->getDeclContext(); dc; dc = dc->getParent())

@@ -256,16 +256,35 @@ bool sameElement(const Expr *a, const Expr *b, const ParmVarDecl *param, std::se
   return false;
 }
 
+// A constructor or destructor that runs user code: neither trivial nor from a system header.
+bool userSpecialMember(const CXXMethodDecl *m) {
+  return m && !m->isTrivial() && !inSystemHeader(m->getASTContext(), m->getLocation());
+}
+
 // Whether a statement may leave the statement list it is in other than at its end, or keep the
 // thread from getting there: a jump, inline PTX (`exit`), a throw, or a call of a user function, a
-// lambda or through a pointer (any may hold these, or change a local a lambda captured).
+// lambda or through a pointer, a user constructor or destructor (a local's, at the end of its scope;
+// a temporary's), new or delete (any may hold these, or change a local a lambda captured).
 bool mayLeave(const Stmt *s, const TranslationUnitAnalysis &tu) {
   if (!s) return false;
-  if (isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt, AsmStmt, CXXThrowExpr, CoreturnStmt>(s))
+  if (isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt, AsmStmt, CXXThrowExpr, CoreturnStmt,
+          CXXNewExpr, CXXDeleteExpr>(s))
     return true;
   if (const auto *call = dyn_cast<CallExpr>(s)) {
     const auto *method = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
     if (tu.userCallee(call) || !call->getDirectCallee() || (method && method->getParent()->isLambda())) return true;
+  }
+  if (const auto *construct = dyn_cast<CXXConstructExpr>(s); construct && userSpecialMember(construct->getConstructor()))
+    return true;
+  if (const auto *temporary = dyn_cast<CXXBindTemporaryExpr>(s);
+      temporary && userSpecialMember(temporary->getTemporary()->getDestructor()))
+    return true;
+  if (const auto *decl = dyn_cast<DeclStmt>(s)) {
+    for (const Decl *d : decl->decls()) {
+      const auto *var = dyn_cast<VarDecl>(d);
+      const CXXRecordDecl *record = var ? var->getType()->getBaseElementTypeUnsafe()->getAsCXXRecordDecl() : nullptr;
+      if (record && record->hasDefinition() && userSpecialMember(record->getDestructor())) return true;
+    }
   }
   for (const Stmt *child : s->children())
     if (mayLeave(child, tu)) return true;

@@ -107,7 +107,7 @@ __global__ void templatedPlain(float *p, float *out, T t) {
   p[i] += t;
   out[i] = 1.f;
 }
-// CHECK: ldcc_desc_9 = {"templated", "check", {{.*}}, "a call that its template arguments resolve to user::operator+=, which synchronizes or writes memory", "{{.*}}/write_only_params.cu:100", ldcc_desc_9_globals, 0u, nullptr, false};
+// CHECK: ldcc_desc_9 = {"templated", "check", {{.*}}, "a call that its template arguments resolve to user::operator+=, which synchronizes or writes memory", "{{.*}}/write_only_params.cu:101", ldcc_desc_9_globals, 0u, nullptr, false};
 // CHECK: ldcc_desc_10_globals[] = {{[{][{]}}"p", 0, 0ull, 4ull, false, false}, {"out", 1, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 
 // Loads of an element the thread then stores (updated in place): labels (kmeans' membership: compared,
@@ -179,6 +179,36 @@ __global__ void loads_then_stores_apart(int *captured, int *pointed, int *kept) 
 }
 // CHECK: ldcc_desc_12_globals[] = {{[{][{]}}"captured", 0, 0ull, 4ull, false, false}, {"pointed", 1, 0ull, 4ull, false, false}, {"kept", 2, 0ull, 4ull, false, true}, {nullptr, 0, 0ull, 0ull, false, false}};
 
+// A user destructor (a local's, at the end of its scope) or constructor between a load and its store
+// may end the thread there (inline PTX `exit`), so that it never stores what it read: destroyed and
+// constructed are not updated in place. A trivially constructed and destroyed local between does not
+// matter: plain is.
+struct Quit {
+  __device__ ~Quit() {
+    if (threadIdx.x & 1) asm volatile("exit;");
+  }
+};
+struct Checked {
+  int n;
+  __device__ explicit Checked(int v) : n(v) {
+    if (v < 0) asm volatile("exit;");
+  }
+};
+struct Pair { int a, b; };
+__global__ void loads_then_stores_constructed(int *destroyed, int *constructed, int *plain) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int v = destroyed[i];
+  { Quit q; }
+  destroyed[i] = v + 1;
+  const int w = constructed[i];
+  Checked c(w);
+  constructed[i] = c.n + 1;
+  const int u = plain[i];
+  Pair pair{u, 1};
+  plain[i] = pair.a + pair.b;
+}
+// CHECK: ldcc_desc_13_globals[] = {{[{][{]}}"destroyed", 0, 0ull, 4ull, false, false}, {"constructed", 1, 0ull, 4ull, false, false}, {"plain", 2, 0ull, 4ull, false, true}, {nullptr, 0, 0ull, 0ull, false, false}};
+
 void run(const float *in, float *f, float4 *p4, Vec *v, Table t, const float *const *rows, cudaTextureObject_t tex) {
   shapes<<<1, 64>>>(in, f, p4, v, v, f, f, f, f, f, f);
   through_struct<<<1, 64>>>(t, f);
@@ -193,7 +223,8 @@ void run(const float *in, float *f, float4 *p4, Vec *v, Table t, const float *co
   templatedPlain<<<1, 64>>>(f, f, 1.f);
   loads_then_stores<<<1, 64>>>(in, nullptr, f, f, v, f, f, f, f, f, v, f, nullptr, f, f, nullptr);
   loads_then_stores_apart<<<1, 64>>>(nullptr, nullptr, nullptr);
+  loads_then_stores_constructed<<<1, 64>>>(nullptr, nullptr, nullptr);
 }
 
-// WARN: write_only_params.cu:100: warning: ldcc: kernel 'templated' runs unchecked: a call that its template arguments resolve to user::operator+=, which synchronizes or writes memory
+// WARN: write_only_params.cu:101: warning: ldcc: kernel 'templated' runs unchecked: a call that its template arguments resolve to user::operator+=, which synchronizes or writes memory
 // WARN-NOT: warning

@@ -58,12 +58,13 @@ __global__ void merge_ordered_into_kernel(TargetBuffers t, TargetBuffers into) {
   for_each_chunk<16>(t, [&](uint64_t off) { ops::merge_ordered_chunk<16, false>(t, off, into); });
 }
 
-__global__ void find_shared_words_kernel(uint32_t* marks, uint64_t words, uint32_t* flag, uint32_t launch) {
+__global__ void find_shared_words_kernel(uint32_t* marks, uint64_t words, uint32_t* flags, uint32_t launch) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) flags[1] = launch;
   for (uint64_t w = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; w < words; w += uint64_t(gridDim.x) * blockDim.x) {
     const uint32_t warps = marks[w];
     if (!warps) continue;
     marks[w] = 0;
-    if (warps & (warps - 1)) *flag = launch;
+    if (warps & (warps - 1)) flags[0] = launch;
   }
 }
 
@@ -175,9 +176,9 @@ void remember_records(const RaceRecord* records, uint32_t count, const SeenTable
   remember_records_kernel<<<std::min<uint32_t>((count + kThreads - 1) / kThreads, 1024), kThreads, 0, stream>>>(records, count, table);
 }
 
-void find_shared_words(uint32_t* marks, uint64_t words, uint32_t* flag, uint32_t launch, cudaStream_t stream) {
-  if (words == 0) return;
-  find_shared_words_kernel<<<grid_for(find_shared_words_kernel, words), kThreads, 0, stream>>>(marks, words, flag, launch);
+void find_shared_words(uint32_t* marks, uint64_t words, uint32_t* flags, uint32_t launch, cudaStream_t stream) {
+  find_shared_words_kernel<<<grid_for(find_shared_words_kernel, std::max<uint64_t>(words, 1)), kThreads, 0, stream>>>(
+      marks, words, flags, launch);
 }
 
 void merge_ordered(const TargetBuffers& t, bool replicate_after, cudaStream_t stream) {

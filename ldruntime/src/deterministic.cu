@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 #include "device_buffer.h"
 #include "flags.h"
@@ -25,16 +28,20 @@ uint64_t warp_copies_cap() {
   return cap;
 }
 
-// Store marks (GlobalTarget::marks), kept per thread and device from launch to launch: all zero
-// between launches (kernels::find_shared_words clears each word it reads), so a launch clears nothing
-// first. Word 0 holds the number of the last launch that found a word two warps stored to. Never
-// freed: at exit the CUDA runtime may already be gone.
+// Store marks (GlobalTarget::marks) with their two flag words (kernels::find_shared_words), kept
+// from launch to launch: all zero between launches (the scan clears each word it reads), so a launch
+// clears nothing first. A launch takes one set of a pool per device (several host threads may run
+// in place at once) and gives it back when its stream is done with it; a set larger than
+// kKeptMarksBytes is freed then instead. Never freed at exit: the CUDA runtime may already be gone.
+constexpr uint64_t kKeptMarksBytes = 64ull << 20;
+constexpr uint64_t kMarkFlagWords = 2;
 struct StoreMarks {
   DeviceBuffer buffer;
   uint32_t launch = 0;
-  // Room for `words` marks after the flag word, zeroed when new; null when the device has none.
+  // Room for `words` marks after the flag words, zeroed when new; null when the device has none.
   uint32_t* room(uint64_t words, cudaStream_t stream) {
-    const uint64_t bytes = (1 + words) * sizeof(uint32_t);
+    const uint64_t bytes = (kMarkFlagWords + words) * sizeof(uint32_t);
+    buffer.use_on(stream);  // the last launch that used it synchronized with its own stream
     if (buffer.bytes() < bytes) {
       buffer = DeviceBuffer();
       buffer = DeviceBuffer::allocate(bytes, stream);
@@ -46,14 +53,37 @@ struct StoreMarks {
     }
     return buffer.get<uint32_t>();
   }
-  static StoreMarks& of_this_thread() {
-    thread_local std::map<int, StoreMarks*> per_device;
+};
+
+class StoreMarksPool {
+ public:
+  // A set of this device's, with `launch` numbers of its own.
+  StoreMarks* take() {
     int device = 0;
     cudaGetDevice(&device);
-    StoreMarks*& marks = per_device[device];
-    if (!marks) marks = new StoreMarks;
-    return *marks;
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<StoreMarks*>& free = free_[device];
+    if (free.empty()) return new StoreMarks;
+    StoreMarks* marks = free.back();
+    free.pop_back();
+    return marks;
   }
+  // After the launch's stream is done with it.
+  void give_back(StoreMarks* marks) {
+    if (marks->buffer.bytes() > kKeptMarksBytes) marks->buffer = DeviceBuffer();
+    int device = 0;
+    cudaGetDevice(&device);
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_[device].push_back(marks);
+  }
+  static StoreMarksPool& instance() {
+    static StoreMarksPool* pool = new StoreMarksPool;
+    return *pool;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<int, std::vector<StoreMarks*>> free_;
 };
 
 }  // namespace
@@ -76,11 +106,12 @@ InPlaceOutcome run_in_place(const std::vector<GlobalAllocation>& targets, dim3 g
   std::vector<uint64_t> words;
   uint64_t all_words = 0;
   for (const GlobalAllocation& t : targets) all_words += words.emplace_back((t.bytes + 3) / 4);
-  StoreMarks& store_marks = StoreMarks::of_this_thread();
-  uint32_t* const marks = warps > 1 ? store_marks.room(all_words, stream) : nullptr;
+  const std::unique_ptr<StoreMarks, void (*)(StoreMarks*)> store_marks(
+      StoreMarksPool::instance().take(), [](StoreMarks* m) { StoreMarksPool::instance().give_back(m); });
+  uint32_t* const marks = warps > 1 && all_words ? store_marks->room(all_words, stream) : nullptr;
   if (warps > 1 && !marks && !all_write_only(targets)) return outcome;  // block copies
-  const uint32_t launch_number = ++store_marks.launch;
-  outcome.extra_device_bytes = saved.bytes() + footprints.bytes() + (marks ? store_marks.buffer.bytes() : 0);
+  const uint32_t launch_number = ++store_marks->launch;
+  outcome.extra_device_bytes = saved.bytes() + footprints.bytes() + (marks ? store_marks->buffer.bytes() : 0);
   // The targets into `saved` (back to back, padded), or back from it.
   const auto copy_saved = [&](bool restore) {
     uint8_t* at = saved.get();
@@ -91,7 +122,7 @@ InPlaceOutcome run_in_place(const std::vector<GlobalAllocation>& targets, dim3 g
   };
   copy_saved(false);
   // The program's memory is "copy 0": pointers into it stay where they are.
-  for (size_t i = 0, at = 1; i < targets.size(); at += words[i], ++i) {
+  for (size_t i = 0, at = kMarkFlagWords; i < targets.size(); at += words[i], ++i) {
     ctx.globals[i] = global_target(targets[i], targets[i].base, padded_copy_bytes(targets[i].bytes), targets[i].bytes);
     if (marks) ctx.globals[i].marks = marks + at;
   }
@@ -108,17 +139,20 @@ InPlaceOutcome run_in_place(const std::vector<GlobalAllocation>& targets, dim3 g
   ctx.store_bounds = nullptr;
   for (size_t i = 0; i < targets.size(); ++i) ctx.globals[i].marks = nullptr;
   if (outcome.error != cudaSuccess) {
-    store_marks.buffer = DeviceBuffer();  // marks left set: the next launch starts a clear buffer
+    store_marks->buffer = DeviceBuffer();  // marks left set: the next launch starts a clear buffer
     return outcome;
   }
-  uint32_t shared_words_launch = 0;
+  // flags[0]: the last launch that found a word two warps stored to; flags[1]: the last scanned.
+  uint32_t flags[kMarkFlagWords] = {};
   if (marks) {
-    kernels::find_shared_words(marks + 1, all_words, marks, launch_number, stream);
-    cudaMemcpyAsync(&shared_words_launch, marks, sizeof shared_words_launch, cudaMemcpyDeviceToHost, stream);
+    const bool error_pending = cudaPeekAtLastError() != cudaSuccess;  // the program's: left as it is
+    kernels::find_shared_words(marks + kMarkFlagWords, all_words, marks, launch_number, stream);
+    if (!error_pending) cudaGetLastError();  // a failed scan's launch error is ldcc's own
+    cudaMemcpyAsync(flags, marks, sizeof flags, cudaMemcpyDeviceToHost, stream);
   }
   const std::vector<unsigned long long> bounds = footprints.read(stream);  // waits for the stream
-  // A scan that failed found nothing: the run is undone as if it had.
-  const bool shared_words = marks && (shared_words_launch == launch_number || cudaGetLastError() != cudaSuccess);
+  // A scan that did not run found nothing: the run is undone as if it had.
+  const bool shared_words = marks && (flags[0] == launch_number || flags[1] != launch_number);
   PhaseProfile::end("deterministic kernel");
   if (bounds.empty()) {
     outcome.error = cudaStreamSynchronize(stream);

@@ -36,6 +36,9 @@ class DeviceBuffer {
   template <typename T = uint8_t>
   T* get() const { return static_cast<T*>(block_.ptr); }
   uint64_t bytes() const { return bytes_; }
+  // From now on ordered on `stream` (its free too): for a buffer kept past the stream it was
+  // allocated on, where the caller has synchronized with that stream.
+  void use_on(cudaStream_t stream) { stream_ = stream; }
   // What the cache keeps for the current device: free for ldcc's next allocations.
   static uint64_t kept_bytes();
   // The device memory a check may use now: LDCC_MEM_LIMIT over free memory plus kept_bytes().

@@ -10,7 +10,10 @@
 # merges block copies: 8 a launch, 48; after the undo it skips the in-place run for 4 launches and
 # tries it again on the 6th);
 # warp_digits' warps race on an update whose result depends on their order (deterministic mode: 1234
-# on block copies, the warps in turns, in one block and in two); add_next reads through a second
+# on block copies, the warps in turns, in one block and in two); bump_loaded loads each element and
+# stores it (checked in one execution on two copies, run in place after warp_digits' marks were
+# cleared, equal to native); carry_total's blocks race through a load and its store (level B
+# reports the writes; deterministic mode: 8, on block copies); add_next reads through a second
 # pointer into the allocation it updates (neither path for it; level B reports the read across the
 # block boundary; deterministic mode sums every element with its start-state neighbour).
 # Usage: updated_in_place.sh <native> <checked>. Exits 77 without a GPU.
@@ -29,6 +32,11 @@ echo "$plans" | grep -q "^ldcc: relabel: .*8 blocks, 2 copies, 1 rounds, no re-e
   { echo "expected relabel's level B in one execution on two copies (a load followed by its store, atomics on shared memory)"; fail=1; }
 grep -q "^relabel: PASS" "$work/native.out" || { echo "relabel's native run failed its self-check"; fail=1; }
 [ "$(grep "^relabel:" "$work/check.out")" = "$(grep "^relabel:" "$work/native.out")" ] || { echo "relabel differs from native in check mode"; fail=1; }
+echo "$plans" | grep -q "^ldcc: bump_loaded: .*8 blocks, 2 copies, 1 rounds, no re-execution (targets read only where stored, disjoint stores), on two copies$" ||
+  { echo "expected bump_loaded's level B in one execution on two copies (a load followed by its store)"; fail=1; }
+grep -q "^bump_loaded: PASS" "$work/native.out" || { echo "bump_loaded's native run failed its self-check"; fail=1; }
+[ "$(grep "^bump_loaded:" "$work/check.out")" = "$(grep "^bump_loaded:" "$work/native.out")" ] || { echo "bump_loaded differs from native in check mode"; fail=1; }
+echo "$plans" | grep "^ldcc: carry_total: " | grep -q "no re-execution" && { echo "carry_total's overlapping stores were not re-executed"; fail=1; }
 echo "$plans" | grep -q "^ldcc: add_next: " || { echo "no level B plan for add_next"; fail=1; }
 echo "$plans" | grep "^ldcc: add_next: " | grep -q "no re-execution" && { echo "add_next, which reads through another pointer, was not re-executed"; fail=1; }
 # warp_tally: every pair of neighbouring warps wrote *tally, the lower warps read what a higher one
@@ -54,20 +62,31 @@ expect_races "$work/report.json" \
   "warp_digits read-write global digits digits[0] warp 1 of block (0,0,0) read a value another warp wrote in the same region" \
   "warp_digits read-write global digits digits[0] warp 2 of block (0,0,0) read a value another warp wrote in the same region" \
   "warp_digits write-write global digits digits[0] block (0,0,0) and block (1,0,0) both wrote it" \
+  "carry_total write-write global carry carry[0] block (0,0,0) and block (1,0,0) both wrote it" \
+  "carry_total write-write global carry carry[0] block (1,0,0) and block (2,0,0) both wrote it" \
+  "carry_total write-write global carry carry[0] block (2,0,0) and block (3,0,0) both wrote it" \
+  "carry_total write-write global carry carry[0] block (3,0,0) and block (4,0,0) both wrote it" \
+  "carry_total write-write global carry carry[0] block (4,0,0) and block (5,0,0) both wrote it" \
+  "carry_total write-write global carry carry[0] block (5,0,0) and block (6,0,0) both wrote it" \
+  "carry_total write-write global carry carry[0] block (6,0,0) and block (7,0,0) both wrote it" \
   "add_next read-write global data data[63] block (0,0,0) read a value another block wrote (blocks do not synchronize within a launch)"
 deterministic_runs "ldcc: add_rows: deterministic on the program's memory (targets read only where stored): the blocks' footprints are disjoint
 ldcc: warp_tally: deterministic on the program's memory (targets read only where stored): two warps of a block stored to one word, again on block copies
 ldcc: block_tally: deterministic on the program's memory (targets read only where stored): two blocks' footprints overlap, again on block copies
 ldcc: block_tally: deterministic on the program's memory (targets read only where stored): two blocks' footprints overlap, again on block copies
 ldcc: warp_digits: deterministic on the program's memory (targets read only where stored): two warps of a block stored to one word, again on block copies
-ldcc: warp_digits: deterministic on the program's memory (targets read only where stored): two blocks' footprints overlap, again on block copies"
+ldcc: warp_digits: deterministic on the program's memory (targets read only where stored): two blocks' footprints overlap, again on block copies
+ldcc: bump_loaded: deterministic on the program's memory (targets read only where stored): the blocks' footprints are disjoint
+ldcc: carry_total: deterministic on the program's memory (targets read only where stored): two blocks' footprints overlap, again on block copies"
 for i in 1 2 3; do
   [ "$(grep "^add_rows:" "$work/det.$i")" = "$(grep "^add_rows:" "$work/native.out")" ] || { echo "add_rows differs from native"; fail=1; }
   grep -qx "warp_tally: 10" "$work/det.$i" || { echo "run $i: the warps' updates did not land in warp order"; fail=1; }
   grep -qx "block_tally: 48" "$work/det.$i" || { echo "run $i: *total is not block 7's updates of each launch's start state"; fail=1; }
   grep -qx "warp_digits: 1234 1234" "$work/det.$i" || { echo "run $i: the warps' digits are not in warp order on both paths"; fail=1; }
   grep -qx "add_next: start-state sums" "$work/det.$i" || { echo "run $i: add_next saw another thread's update"; fail=1; }
+  grep -qx "bump_loaded: PASS" "$work/det.$i" || { echo "run $i: bump_loaded failed its self-check"; fail=1; }
+  grep -qx "carry_total: 8" "$work/det.$i" || { echo "run $i: *carry is not block 7's update of 0"; fail=1; }
   [ "$(grep "^relabel:" "$work/det.$i")" = "$(grep "^relabel:" "$work/native.out")" ] || { echo "run $i: relabel differs from native"; fail=1; }
 done
-[ $fail -eq 0 ] && echo "updated_in_place: add_rows and relabel checked in one execution, equal to native, add_rows run in place; warp_tally 10, block_tally 48, warp_digits 1234 on both paths and add_next's start-state sums on every run, their races reported"
+[ $fail -eq 0 ] && echo "updated_in_place: add_rows and relabel checked in one execution, equal to native, add_rows run in place; warp_tally 10, block_tally 48, warp_digits 1234 on both paths, carry_total 8, bump_loaded in place and add_next's start-state sums on every run, their races reported"
 exit $fail

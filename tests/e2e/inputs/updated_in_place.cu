@@ -22,6 +22,14 @@
 //     its block's count. A load the thread follows with a store of the same element is an update in
 //     place, and the atomics act on shared memory: level B checks it in one execution on two copies;
 //     its output equals native in both modes.
+//   bump_loaded: each thread of 8 blocks of 2 warps loads its element and stores it plus an offset:
+//     a load followed by a store of the same element, no atomics. Launched after warp_digits' runs,
+//     whose two warps marked one word: deterministic mode runs it on the program's memory (the scan
+//     cleared those marks), level B checks it in one execution on two copies; its output equals
+//     native in both modes.
+//   carry_total: thread 0 of each of 8 blocks loads *carry and stores it plus its block number + 1:
+//     a race between blocks through a load and its store. Level B reports the writes; deterministic
+//     mode undoes the in-place run and merges block copies: block 7's, 8 on every run.
 //   add_next: data[i] += next[i] with next = data + 1, so each thread reads the element the next
 //     thread updates. A read pointer into the updated allocation: neither checked in one execution
 //     nor run in place. Level B reports block 0's last element, which depends on block 1's update;
@@ -79,6 +87,19 @@ __global__ void relabel(int* labels, const int* fresh, unsigned* changed) {
   if (threadIdx.x == 0) changed[blockIdx.x] = s_changed;
 }
 
+__global__ void bump_loaded(int* labels, const int* fresh) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int v = labels[i];
+  labels[i] = v + fresh[i];
+}
+
+__global__ void carry_total(unsigned* carry) {
+  if (threadIdx.x == 0) {
+    const unsigned v = *carry;
+    *carry = v + blockIdx.x + 1;
+  }
+}
+
 __global__ void add_next(unsigned* data, const unsigned* next) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   data[i] += next[i];
@@ -100,8 +121,8 @@ int main() {
     labels[i] = int((seed = seed * 1664525u + 1013904223u) >> 28);
     fresh[i] = i % 3 == 0 ? labels[i] : labels[i] + 1;  // a third keep their label
   }
-  unsigned *d_data, *d_offsets, *d_tally, *d_work, *d_total, *d_digits, *d_seq, *d_changed;
-  int *d_labels, *d_fresh;
+  unsigned *d_data, *d_offsets, *d_tally, *d_work, *d_total, *d_digits, *d_seq, *d_changed, *d_carry;
+  int *d_labels, *d_fresh, *d_bumped;
   cudaMalloc(&d_data, data.size() * sizeof(unsigned));
   cudaMalloc(&d_offsets, offsets.size() * sizeof(unsigned));
   cudaMalloc(&d_tally, sizeof(unsigned));
@@ -114,10 +135,14 @@ int main() {
   cudaMalloc(&d_changed, kRows * sizeof(unsigned));
   cudaMemcpy(d_labels, labels.data(), kLabels * sizeof(int), cudaMemcpyHostToDevice);
   cudaMemcpy(d_fresh, fresh.data(), kLabels * sizeof(int), cudaMemcpyHostToDevice);
+  cudaMalloc(&d_bumped, kLabels * sizeof(int));
+  cudaMemcpy(d_bumped, fresh.data(), kLabels * sizeof(int), cudaMemcpyHostToDevice);
   cudaMemcpy(d_data, data.data(), data.size() * sizeof(unsigned), cudaMemcpyHostToDevice);
   cudaMemcpy(d_offsets, offsets.data(), offsets.size() * sizeof(unsigned), cudaMemcpyHostToDevice);
   cudaMemset(d_tally, 0, sizeof(unsigned));
   cudaMemset(d_total, 0, sizeof(unsigned));
+  cudaMalloc(&d_carry, sizeof(unsigned));
+  cudaMemset(d_carry, 0, sizeof(unsigned));
   cudaMemset(d_digits, 0, 2 * sizeof(unsigned));
   cudaMemcpy(d_seq, seq.data(), seq.size() * sizeof(unsigned), cudaMemcpyHostToDevice);
 
@@ -127,6 +152,8 @@ int main() {
   warp_digits<<<1, 128>>>(d_digits, d_work);
   warp_digits<<<2, 128>>>(d_digits + 1, d_work);
   relabel<<<kRows, 64>>>(d_labels, d_fresh, d_changed);
+  bump_loaded<<<kRows, 64>>>(d_bumped, d_fresh);
+  carry_total<<<kRows, 64>>>(d_carry);
   add_next<<<2, kNext / 2>>>(d_seq, d_seq + 1);
   std::vector<unsigned> result(data.size()), sums(seq.size());
   unsigned tally = 0, total = 0, digits[2] = {};
@@ -159,6 +186,14 @@ int main() {
   std::printf("relabel: %s", relabel_ok ? "PASS" : "FAIL");
   for (unsigned n : changed) std::printf(" %u", n);
   std::printf("\n");
+  std::vector<int> bumped(kLabels);
+  unsigned carry = 0;
+  cudaMemcpy(bumped.data(), d_bumped, kLabels * sizeof(int), cudaMemcpyDeviceToHost);
+  cudaMemcpy(&carry, d_carry, sizeof carry, cudaMemcpyDeviceToHost);
+  bool bumped_ok = true;
+  for (int i = 0; i < kLabels; ++i) bumped_ok = bumped_ok && bumped[i] == 2 * fresh[i];
+  std::printf("bump_loaded: %s\n", bumped_ok ? "PASS" : "FAIL");
+  std::printf("carry_total: %u\n", carry);
   std::printf("add_next: %s\n", start_state_sums ? "start-state sums" : "other sums");
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }

@@ -29,10 +29,10 @@ void merge_ordered(const TargetBuffers& t, bool replicate_after, cudaStream_t st
 // S stays as it was: batches of units that all start from S gather their changes there.
 void merge_ordered_into(const TargetBuffers& t, uint8_t* into, cudaStream_t stream);
 
-// Deterministic mode on the program's memory: sets *flag to `launch` (asynchronously) when one of
-// `words` store marks (GlobalTarget::marks, every target's back to back) has the bits of two warps,
-// and clears every mark for the next launch.
-void find_shared_words(uint32_t* marks, uint64_t words, uint32_t* flag, uint32_t launch, cudaStream_t stream);
+// Deterministic mode on the program's memory: sets flags[0] to `launch` (asynchronously) when one of
+// `words` (at least one) store marks (GlobalTarget::marks, every target's back to back) has the bits
+// of two warps, flags[1] to `launch` when it ran, and clears every mark for the next launch.
+void find_shared_words(uint32_t* marks, uint64_t words, uint32_t* flags, uint32_t launch, cudaStream_t stream);
 
 // Adds the keys of `count` records of a device log to `table` (SeenTable), for the next launches' logs.
 void remember_records(const RaceRecord* records, uint32_t count, const SeenTable& table, cudaStream_t stream);

@@ -36,6 +36,7 @@ uint64_t warp_copies_cap() {
 constexpr uint64_t kKeptMarksBytes = 64ull << 20;
 constexpr uint64_t kMarkFlagWords = 2;
 struct StoreMarks {
+  int device = 0;
   DeviceBuffer buffer;
   uint32_t launch = 0;
   // Room for `words` marks after the flag words, zeroed when new; null when the device has none.
@@ -63,7 +64,7 @@ class StoreMarksPool {
     cudaGetDevice(&device);
     std::lock_guard<std::mutex> lock(mutex_);
     std::vector<StoreMarks*>& free = free_[device];
-    if (free.empty()) return new StoreMarks;
+    if (free.empty()) return new StoreMarks{device};
     StoreMarks* marks = free.back();
     free.pop_back();
     return marks;
@@ -71,10 +72,8 @@ class StoreMarksPool {
   // After the launch's stream is done with it.
   void give_back(StoreMarks* marks) {
     if (marks->buffer.bytes() > kKeptMarksBytes) marks->buffer = DeviceBuffer();
-    int device = 0;
-    cudaGetDevice(&device);
     std::lock_guard<std::mutex> lock(mutex_);
-    free_[device].push_back(marks);
+    free_[marks->device].push_back(marks);
   }
   static StoreMarksPool& instance() {
     static StoreMarksPool* pool = new StoreMarksPool;
@@ -105,7 +104,7 @@ InPlaceOutcome run_in_place(const std::vector<GlobalAllocation>& targets, dim3 g
   // so only a write-only launch runs in place then.
   std::vector<uint64_t> words;
   uint64_t all_words = 0;
-  for (const GlobalAllocation& t : targets) all_words += words.emplace_back((t.bytes + 3) / 4);
+  for (const GlobalAllocation& t : targets) all_words += words.emplace_back(marked_words(t.bytes));
   const std::unique_ptr<StoreMarks, void (*)(StoreMarks*)> store_marks(
       StoreMarksPool::instance().take(), [](StoreMarks* m) { StoreMarksPool::instance().give_back(m); });
   uint32_t* const marks = warps > 1 && all_words ? store_marks->room(all_words, stream) : nullptr;

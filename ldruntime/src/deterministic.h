@@ -33,10 +33,10 @@ struct OrderedBlocksOutcome {
 // which no other warp stores, so none sees another's stores, as in any order of the warps and blocks.
 // Which path a launch takes depends on its input alone: until one unit reads a byte another stored,
 // every unit reads what it would in warp and block order, so stores to a shared word happen on every
-// run or on none. Without room for the marks, a thread's first store to a global target in a region
-// waits until the block's lower warps have ended the region (LaunchCtx::store_order): an update's
-// load comes after its store hook, so the stores and updates of a region land in warp order, as when
-// the warps take turns, and only the blocks' footprints decide. `error`: a launch that failed.
+// run or on none. Without room for the marks only a write-only launch runs in place: a thread's first
+// store to a global target in a region waits until the block's lower warps have ended the region
+// (LaunchCtx::store_order), so the stores of a region land in warp order, as when the warps take
+// turns, and only the blocks' footprints decide. `error`: a launch that failed.
 struct InPlaceOutcome {
   bool ran = false;
   bool overlapped = false;  // it ran, two units' stores overlapped, and the targets are restored

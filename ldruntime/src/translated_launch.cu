@@ -375,11 +375,11 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
   cudaError_t err = cudaSuccess;
   // A launch whose threads read only what they store first on the program's own memory
   // (deterministic.h: where two blocks' or two warps' stores overlap it is undone and goes on below).
-  const bool several_units = grid.x * grid.y * grid.z > 1 || warps > 1;
+  const uint32_t blocks = grid.x * grid.y * grid.z;
+  const bool several_units = blocks > 1 || warps > 1;
   const bool in_place_kind = !globals.empty() && all_read_own_stores(globals) && !desc.warp_turns && !desc.atomics;
   bool ran = false;
   uint64_t in_place_bytes = 0;
-  const uint32_t blocks = grid.x * grid.y * grid.z;
   if (in_place_kind && several_units && in_place_backoff.try_now(desc, blocks)) {
     const InPlaceOutcome o = run_in_place(globals, grid, warps, ctx, stream, start);
     err = o.error;
@@ -399,12 +399,11 @@ std::string run_deterministic(const KernelDesc& desc, const std::vector<GlobalAl
   // copy of their own, which plain accesses do not see until the end (as between blocks).
   // A launch that could run in place and updates a target there keeps its warps in turns on the
   // block copies: racing updates add up in warp order, where a copy per warp would keep the highest
-  // warp's alone, as they do in place without store marks (a warp's update after the lower warps',
-  // store_order). In place with marks, warps' updates of one word send the launch here.
+  // warp's alone. (In place, warps' updates of one word undo the run and send the launch here.)
   const bool warp_copies_allowed = !desc.warp_turns && !(in_place_kind && !all_write_only(globals));
   if (ran) {
     result.extra_device_bytes += in_place_bytes;
-  } else if (!globals.empty() && (grid.x * grid.y * grid.z > 1 || (warps > 1 && !desc.warp_turns && !desc.atomics))) {
+  } else if (!globals.empty() && (blocks > 1 || (warps > 1 && !desc.warp_turns && !desc.atomics))) {
     const OrderedBlocksOutcome o = run_ordered_blocks(globals, grid, warps, warp_copies_allowed, ctx, stream, start);
     if (!o.ran && o.error == cudaSuccess) return o.warning;
     err = o.error;

@@ -85,6 +85,11 @@ bool holdsPointer(QualType t, int depth) {
   return false;
 }
 
+bool isBuiltinIndexVariable(const VarDecl *var) {
+  const std::string name = var->getNameAsString();
+  return name == "threadIdx" || name == "blockIdx" || name == "blockDim" || name == "gridDim";
+}
+
 bool inSystemHeader(const ASTContext &ctx, SourceLocation loc) {
   return loc.isInvalid() || ctx.getSourceManager().isInSystemHeader(ctx.getSourceManager().getExpansionLoc(loc));
 }
@@ -627,10 +632,9 @@ struct InvariantCheck : RecursiveASTVisitor<InvariantCheck> {
     if (!v) return true;
     // Memory can change between the function's start and the declaration: only parameters that
     // never change, moved locals, constants and the built-in index variables are invariant.
-    static const std::set<std::string> builtins = {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"};
     if (v->isLocalVarDeclOrParm() && !v->isStaticLocal()) {
       if (!allowed.count(v)) invariant = false;
-    } else if (builtins.count(v->getNameAsString())) {
+    } else if (isBuiltinIndexVariable(v) || v->getNameAsString() == "warpSize") {
       // threadIdx & co.
     } else if (!v->getType().isConstQualified() || v->hasAttr<CUDASharedAttr>() || v->hasAttr<CUDADeviceAttr>()) {
       invariant = false;

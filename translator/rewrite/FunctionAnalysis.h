@@ -148,6 +148,8 @@ bool isDeviceVariable(const clang::VarDecl *var);
 // Whether a value of the type may hold an address: a pointer or reference, or an array or class with
 // one inside (bases and a vtable pointer included); dependent, incomplete or deeply nested types may.
 bool holdsPointer(clang::QualType type, int depth = 0);
+// threadIdx, blockIdx, blockDim or gridDim: CUDA's built-in index variables, fixed for the thread.
+bool isBuiltinIndexVariable(const clang::VarDecl *var);
 // Whether a location is in a system header (the CUDA toolkit, the C++ library), or unknown.
 bool inSystemHeader(const clang::ASTContext &ctx, clang::SourceLocation loc);
 

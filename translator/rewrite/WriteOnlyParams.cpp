@@ -180,9 +180,7 @@ const VarDecl *builtinIndexVariable(const PseudoObjectExpr *e, const MSPropertyD
   if (const auto *opaque = dyn_cast<OpaqueValueExpr>(base)) base = opaque->getSourceExpr()->IgnoreImpCasts();
   const auto *ref_to_variable = dyn_cast<DeclRefExpr>(base);
   const auto *var = ref_to_variable ? dyn_cast<VarDecl>(ref_to_variable->getDecl()) : nullptr;
-  if (!var) return nullptr;
-  const std::string name = var->getName().str();
-  if (name != "threadIdx" && name != "blockIdx" && name != "blockDim" && name != "gridDim") return nullptr;
+  if (!var || !isBuiltinIndexVariable(var)) return nullptr;
   property = ref->getPropertyDecl();
   return var;
 }

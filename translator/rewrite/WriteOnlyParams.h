@@ -20,7 +20,8 @@ namespace ldcc::translator {
 // load and its store must name the element alike, from locals no statement between them changes
 // (nor anything takes the address of), threadIdx and the like, literals and arithmetic; the store is a
 // statement of its own, in the list that holds the load's statement or is that statement, and nothing
-// from the load to the store may leave the list (a jump, inline PTX, a call of a user function). Any
+// from the load to the store may leave the list (a jump, inline PTX, a call of a user function, a user
+// constructor or destructor). Any
 // other use (another load, a call argument, arithmetic, a copy into a variable, an assignment whose
 // value is used) leaves it out,
 // and a kernel template has neither kind (its operators and conversions are not resolved yet). None is write-only when the kernel could read global memory other than

@@ -86,10 +86,13 @@ struct GlobalTarget {
   // Level W, non-null: each block's footprint in it as lists of its chunks and words
   // (footprint_lists.h), where the blocks' [lo, hi) in LaunchCtx::footprints would interleave.
   const uint32_t* lists;
-  // Deterministic mode on the program's memory, non-null: per 4-byte word of the target, bit w set
-  // when warp w of a block stored to it (mark_store).
+  // Deterministic mode on the program's memory, non-null: per 4-byte word of the target (marked_words
+  // of them), bit w set when warp w of a block stored to it (mark_store).
   uint32_t* marks;
 };
+
+// The store marks of a target of `bytes` bytes: one per 4-byte word, the last one partial.
+__host__ __device__ constexpr uint64_t marked_words(uint64_t bytes) { return (bytes + 3) / 4; }
 
 // Passed by value as the first parameter of every checked clone.
 struct LaunchCtx {
@@ -810,7 +813,7 @@ static __device__ __noinline__ void publish_store_bounds(const LaunchCtx& c, con
 // (kernels::find_shared_words; two blocks' stores show in their footprints). Nothing waits for the
 // reduction's result: the store does not stall on it.
 __device__ __forceinline__ void mark_store(const ThreadState& t, const GlobalTarget& g, const void* q, uint32_t size) {
-  const uint64_t words = (g.bytes + 3) / 4, off = offset_in_target(t, g, q);
+  const uint64_t words = marked_words(g.bytes), off = offset_in_target(t, g, q);
   for (uint64_t w = off / 4; w <= (off + size - 1) / 4 && w < words; ++w) atomicOr(&g.marks[w], 1u << t.warp);
 }
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <set>
@@ -834,6 +835,14 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   launch.globals = globals;
   // Where the hooks see every store, a site whose region stored nothing to global memory skips it.
   ctx.global_store_flags = ctx.num_globals > 0 && desc.warp_turns == nullptr;
+  // The global target each pointer argument points into: a region whose threads loaded through none
+  // into a target their block wrote ends without re-execution (region_check.cuh, ends_without_rerun).
+  for (uint32_t i = 0; i < kMarkedParams; ++i) {
+    const void* pointer = nullptr;
+    if (i < num_params && pointee_sizes[i]) std::memcpy(&pointer, args[1 + i], sizeof pointer);
+    const int target = pointer ? target_holding(ctx.globals, ctx.num_globals, pointer) : -1;
+    ctx.param_targets[i] = target < 0 ? kNoTarget : uint8_t(target);
+  }
   result.extra_device_bytes = std::max(result.extra_device_bytes, launch_bytes + warp_globals.bytes() + block_reads_bytes);
   cudaError_t err = start_clone();
   if (err == cudaErrorInvalidConfiguration || err == cudaErrorLaunchOutOfResources) {
@@ -902,10 +911,12 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   if (parse_count(flags().verbose).value_or(0))
     std::fprintf(stderr,
                  "ldcc: %s<<<%s, %s>>>: %u warps x %llu bytes of shared targets in %s; %llu regions checked, %llu "
-                 "without re-execution (a full log), %llu written by no warp; %llu race records logged\n",
+                 "without re-execution (a full log), %llu written by no warp, %llu that read nothing written; %llu "
+                 "race records logged\n",
                  desc.name, dim3_text(grid).c_str(), dim3_text(block).c_str(), launch.warps + 1,
                  (unsigned long long)ctx.layout_bytes, dynamic_bytes ? "shared memory" : "global scratch",
-                 count[kRegionsChecked], count[kPass2Skipped], count[kRegionsWithoutWrites], (unsigned long long)logged);
+                 count[kRegionsChecked], count[kPass2Skipped], count[kRegionsWithoutWrites],
+                 count[kRegionsWithoutCrossReads], (unsigned long long)logged);
   ProcessReport::instance().add(std::move(result));
   PhaseProfile::end("reports: the process report");
 }

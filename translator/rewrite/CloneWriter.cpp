@@ -1,5 +1,7 @@
 #include "rewrite/CloneWriter.h"
 
+#include "rewrite/WriteOnlyParams.h"
+
 #include <clang/AST/Attr.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
@@ -215,6 +217,18 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   };
 
   editSignature(ed, fn, kernel, maxThreads, kind);
+
+  // --- loads through pointer parameters: marked for level W's sites (paramLoads) -------------------
+  // First, so the declarations the locals' edits move or rewrite carry their marks along.
+  const bool marksLoads = kernel && checked;
+  const ParamLoads loads = marksLoads ? paramLoads(ctx, tu, fn) : ParamLoads{};
+  const bool knownLoads = marksLoads && !(loads.always & kUnknownLoads);
+  const std::string alwaysLoaded = std::to_string(loads.always) + "u";
+  if (knownLoads)
+    for (const auto &[use, bit] : loads.marks) {
+      ed.insertBefore(use->getLocation(), "(ldcc_loaded |= " + std::to_string(bit) + "u, ", "a load");
+      ed.insertAfterToken(use->getLocation(), ")", "a load");
+    }
 
   // --- locals: renamed everywhere, declarations moved or turned into assignments -------------------
   // (Only for re-executions, which jump back to sites: the blocks clone keeps its locals as written.)
@@ -476,6 +490,8 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
           << "ull; " << describe.str() << symbols.str() << "} return; } ";
     pro << helperOffsets.str() << stateType(kind) << " ldcc_t; ::ldcc::rt::enter(ldcc_ctx, ldcc_bs, ldcc_t, "
         << "ldcc_dynamic_shared, " << entry << "u); ";
+    // The parameters this thread loaded through since its last site (what `arrive` takes).
+    if (knownLoads) pro << "unsigned ldcc_loaded = " << alwaysLoaded << "; ";
   }
   if (!kernel) {
     if (!checked && !facts.sharedLocals.empty())
@@ -497,8 +513,9 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     pro << fr.str() << "auto ldcc_save = [&](ldcc_frame& f) { " << save.str() << "}; "
         << "auto ldcc_load = [&](const ldcc_frame& f) { " << load.str() << "}; "
         << "auto ldcc_compare = [&](const ldcc_frame& f) { " << cmp.str() << "}; "
-        << "auto ldcc_site = [&](unsigned ldcc_s) -> int { const int ldcc_a = ::ldcc::rt::arrive(ldcc_t, ldcc_s); "
-           "if (ldcc_a == ::ldcc::rt::kRewind) { ldcc_save(ldcc_p1); ldcc_load(ldcc_ck); ldcc_t.at_exit = false; "
+        << "auto ldcc_site = [&](unsigned ldcc_s) -> int { const int ldcc_a = ::ldcc::rt::arrive(ldcc_t, ldcc_s"
+        << (knownLoads ? ", ldcc_loaded); ldcc_loaded = " + alwaysLoaded + "; " : "); ")
+        << "if (ldcc_a == ::ldcc::rt::kRewind) { ldcc_save(ldcc_p1); ldcc_load(ldcc_ck); ldcc_t.at_exit = false; "
            "return ldcc_a; } if (ldcc_t.compare) ldcc_compare(ldcc_p1); ldcc_save(ldcc_ck); return ldcc_a; }; ";
     if (!kernel) pro << "ldcc_t.open = " << entry << "u; ";
     pro << "ldcc_save(ldcc_ck); (void)ldcc_load; (void)ldcc_compare; ";

@@ -6,6 +6,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/Stmt.h>
 #include <clang/AST/StmtCXX.h>
+#include <clang/Basic/SourceManager.h>
 
 #include <algorithm>
 #include <set>
@@ -345,6 +346,21 @@ bool storedAfterLoad(const Expr *loaded, const Stmt *store, const std::set<const
   return true;
 }
 
+// Whether the kernel could read global memory other than through its pointer parameters, where the
+// runtime cannot see which allocation: a parameter whose type holds pointers, a texture or surface,
+// or what HiddenReads finds in it or a user function it calls.
+bool readsBeyondPointerParams(ASTContext &ctx, const TranslationUnitAnalysis &tu, const FunctionDecl *kernel) {
+  for (const ParmVarDecl *p : kernel->parameters()) {
+    const QualType type = p->getType();
+    if (isTextureOrSurface(type)) return true;
+    if (type->isPointerType() ? holdsPointer(type->getPointeeType()) : holdsPointer(type)) return true;
+  }
+  HiddenReads hidden(ctx, tu);
+  hidden.scan(kernel);
+  hidden.scanCallees();
+  return hidden.found;
+}
+
 }  // namespace
 
 StoredParams storedParams(ASTContext &ctx, const TranslationUnitAnalysis &tu, const FunctionDecl *kernel) {
@@ -352,16 +368,7 @@ StoredParams storedParams(ASTContext &ctx, const TranslationUnitAnalysis &tu, co
   if (!kernel || !kernel->hasBody()) return out;
   // A template is analysed uninstantiated: there `p[i] += t` with a dependent `t` may become a call
   // of a user operator that reads other memory, and a dependent conversion may read it too.
-  if (kernel->isTemplated()) return out;
-  for (const ParmVarDecl *p : kernel->parameters()) {
-    const QualType type = p->getType();
-    if (isTextureOrSurface(type)) return {};
-    if (type->isPointerType() ? holdsPointer(type->getPointeeType()) : holdsPointer(type)) return {};
-  }
-  HiddenReads hidden(ctx, tu);
-  hidden.scan(kernel);
-  hidden.scanCallees();
-  if (hidden.found) return {};
+  if (kernel->isTemplated() || readsBeyondPointerParams(ctx, tu, kernel)) return out;
 
   const Stmt *body = kernel->getBody();
   const ParentMap parents(const_cast<Stmt *>(body));
@@ -387,6 +394,35 @@ StoredParams storedParams(ASTContext &ctx, const TranslationUnitAnalysis &tu, co
       updates = updates || use.kind == UseKind::kUpdate || use.kind == UseKind::kLoad;
     }
     if (storesOnly) (updates ? out.updatedInPlace : out.writeOnly).insert(p->getFunctionScopeIndex());
+  }
+  return out;
+}
+
+ParamLoads paramLoads(ASTContext &ctx, const TranslationUnitAnalysis &tu, const FunctionDecl *kernel) {
+  ParamLoads out;
+  if (!kernel || !kernel->hasBody() || kernel->isTemplated() || readsBeyondPointerParams(ctx, tu, kernel)) return out;
+  out.always = 0;
+  const SourceManager &sm = ctx.getSourceManager();
+  const Stmt *body = kernel->getBody();
+  const ParentMap parents(const_cast<Stmt *>(body));
+  const VariableUses uses = variableUses(body);
+  for (const ParmVarDecl *p : kernel->parameters()) {
+    if (!p->getType()->isPointerType()) continue;
+    const auto found = uses.find(p);
+    if (found == uses.end()) continue;
+    const unsigned index = p->getFunctionScopeIndex();
+    const unsigned bit = index < kMarkedParams ? 1u << index : kUnknownLoads;
+    for (const DeclRefExpr *use : found->second) {
+      const UseKind kind = classifyUse(use, parents).kind;
+      if (kind == UseKind::kStore) continue;
+      // A mark is written at the parameter's own token: in this file, not in a macro, and run where
+      // the load runs (a lambda's body runs where it is called, with its own ldcc_loaded out of reach).
+      const SourceLocation at = use->getLocation();
+      const bool markable = (kind == UseKind::kLoad || kind == UseKind::kUpdate) && index < kMarkedParams &&
+                            at.isFileID() && sm.isInMainFile(at) && !insideLambda(use, parents);
+      if (markable) out.marks.emplace_back(use, bit);
+      else out.always |= bit;
+    }
   }
   return out;
 }

@@ -9,6 +9,8 @@
 #include "rewrite/FunctionAnalysis.h"
 
 #include <set>
+#include <utility>
+#include <vector>
 
 namespace ldcc::translator {
 
@@ -35,5 +37,23 @@ struct StoredParams {
   std::set<unsigned> updatedInPlace;  // disjoint from writeOnly
 };
 StoredParams storedParams(clang::ASTContext &ctx, const TranslationUnitAnalysis &tu, const clang::FunctionDecl *kernel);
+
+// Which pointer parameters a thread of the checked clone loaded through in a region, as bits of
+// `ldcc_loaded` (bit i: parameter i; ::ldcc::rt::kUnknownLoads, bit 31: any memory). Level W commits a
+// region without re-execution when no parameter the block loaded through points into a global target
+// it stored to (DESIGN.md section 4: no unit then read what another wrote).
+// A load of an element of a parameter (`p[i]`, `*p`, `p->x`, `p[i].x`, the read of `p[i] += v`) gets a
+// mark, `(ldcc_loaded |= 1u << i, p)[i]`; a parameter with any other use (a copy, arithmetic on it, a
+// call argument, an address taken) or a use a mark cannot be written at (in a macro, a lambda, another
+// file) is loaded in every region (`always`). Where the kernel could read global memory other than
+// through its pointer parameters (readsBeyondPointerParams), or is a template (its element types and
+// operators are not resolved), every region loads anything: `always` is kUnknownLoads, no marks.
+constexpr unsigned kMarkedParams = 31;
+constexpr unsigned kUnknownLoads = 1u << 31;
+struct ParamLoads {
+  unsigned always = kUnknownLoads;
+  std::vector<std::pair<const clang::DeclRefExpr *, unsigned>> marks;  // a load's parameter, its bit
+};
+ParamLoads paramLoads(clang::ASTContext &ctx, const TranslationUnitAnalysis &tu, const clang::FunctionDecl *kernel);
 
 }  // namespace ldcc::translator

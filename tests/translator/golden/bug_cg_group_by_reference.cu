@@ -33,7 +33,7 @@ void run(int *data) {
 // CHECK-SAME: ldcc_resume_2:; {
 // CHECK-NEXT: {{^ $}}
 // CHECK-NEXT: {{^ $}}
-// CHECK-NEXT:   buf[threadIdx.x] = data[threadIdx.x];
+// CHECK-NEXT:   buf[threadIdx.x] = (ldcc_loaded |= 1u, data)[threadIdx.x];
 // CHECK-NEXT:   { if (ldcc_site(0u)) goto ldcc_dispatch; ldcc_resume_0:; }
 // CHECK-NEXT:   (*::ldcc::rt::store(ldcc_t, &(data[threadIdx.x]))) = buf[threadIdx.x ^ 1];
 // CHECK-NEXT:   { if (ldcc_site(1u)) goto ldcc_dispatch; ldcc_resume_1:; }

@@ -41,7 +41,7 @@ void run(int *data, int blocks) {
 // CHECK-NEXT: {{^ $}}
 // CHECK-NEXT: {{^ $}}
 // CHECK-NEXT: {{^ $}}
-// CHECK-NEXT:   buf[r__ldcc2] = data[blockIdx.x * 256 + r__ldcc2];
+// CHECK-NEXT:   buf[r__ldcc2] = (ldcc_loaded |= 1u, data)[blockIdx.x * 256 + r__ldcc2];
 // CHECK-NEXT:   { if (ldcc_site(0u)) goto ldcc_dispatch; ldcc_resume_0:; }
 // CHECK-NEXT: {{^ *}}v__ldcc3 = buf[(r__ldcc2 + 1) % 256];
 // CHECK-NEXT:   v__ldcc3 += int(r__ldcc2);

@@ -87,7 +87,7 @@ void run(const float *in, float *out, int rows, int n) {
 // CHECK-SAME: ::ldcc::rt::type_t<float> v__ldcc1{{[{}]*}}; ::ldcc::rt::type_t<float> total__ldcc2{{[{}]*}};
 // CHECK-SAME: switch (ldcc_t.open) { case 3u: goto ldcc_resume_3; case 4u: goto ldcc_resume_4; case 6u: goto ldcc_exit; default: goto ldcc_resume_5; } } ldcc_resume_5:; {
 // CHECK-NEXT: {{^ *}}v__ldcc1 = 0.0f;
-// CHECK-NEXT:   for (int i = threadIdx.x; i < n; i += blockDim.x) v__ldcc1 += in[blockIdx.x * n + i];
+// CHECK-NEXT:   for (int i = threadIdx.x; i < n; i += blockDim.x) v__ldcc1 += (ldcc_loaded |= 1u, in)[blockIdx.x * n + i];
 // The call goes to the clone with the thread's state, between a site before it and a
 // resume point (with a fresh checkpoint) after it.
 // CHECK-NEXT:   { if (ldcc_site(3u)) goto ldcc_dispatch; ldcc_resume_3:; } total__ldcc2 = blockSum__ldcc_checked(ldcc_t, v__ldcc1); ldcc_t.open = 4u; ldcc_save(ldcc_ck); ldcc_resume_4:;

@@ -42,12 +42,12 @@ void run(const float *in, float *out) {
 // CHECK-NEXT: {{^ $}}
 // CHECK-NEXT: {{^ $}}
 // CHECK-NEXT: {{^ $}}
-// CHECK-NEXT:   s[threadIdx.x] = in[gid__ldcc1];
+// CHECK-NEXT:   s[threadIdx.x] = (ldcc_loaded |= 1u, in)[gid__ldcc1];
 // CHECK-NEXT:   (*::ldcc::rt::store(ldcc_t, &(out[gid__ldcc1]))) = 0.0f;
 // CHECK-NEXT:   { if (ldcc_site(0u)) goto ldcc_dispatch; ldcc_resume_0:; }
 // The memory reads stay after the barrier that publishes what they read.
 // CHECK-NEXT: {{^ *}}v__ldcc3 = s[63 - threadIdx.x];
-// CHECK-NEXT: {{^ *}}w__ldcc4 = out[(gid__ldcc1 + 1) % 64];
+// CHECK-NEXT: {{^ *}}w__ldcc4 = (ldcc_loaded |= 2u, out)[(gid__ldcc1 + 1) % 64];
 // CHECK-NEXT: {{^ *}}t0__ldcc5 = ::ldcc::rt::ClockCall{ldcc_t}.clock64();
 // CHECK-NEXT: {{^ *}}count__ldcc6 = 0;
 // CHECK-NEXT:   { if (ldcc_site(1u)) goto ldcc_dispatch; ldcc_resume_1:; }

@@ -56,7 +56,7 @@ void run(const float *in, float *out, int blocks, int threads) {
 // CHECK-SAME: ::ldcc::rt::compare_local(ldcc_t, 0u, f.stride__ldcc1, stride__ldcc1);
 // CHECK-SAME: if (false) { ldcc_dispatch: switch (ldcc_t.open) { case 0u: goto ldcc_resume_0; case 1u: goto ldcc_resume_1; case 3u: goto ldcc_exit; default: goto ldcc_resume_2; } } ldcc_resume_2:; {
 // CHECK-NEXT: {{^ $}}
-// CHECK-NEXT:   partial[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
+// CHECK-NEXT:   partial[threadIdx.x] = (ldcc_loaded |= 1u, in)[blockIdx.x * blockDim.x + threadIdx.x];
 // CHECK-NEXT:   { if (ldcc_site(0u)) goto ldcc_dispatch; ldcc_resume_0:; }
 // CHECK-NEXT:   for (stride__ldcc1 = blockDim.x / 2; stride__ldcc1 > 0; stride__ldcc1 >>= 1) {
 // CHECK-NEXT:     if (threadIdx.x < stride__ldcc1) partial[threadIdx.x] += partial[threadIdx.x + stride__ldcc1];
@@ -78,7 +78,7 @@ void run(const float *in, float *out, int blocks, int threads) {
 // CHECK-NEXT: {{^ *}}acc__ldcc1 = 0.0f;
 // CHECK-NEXT:   for (r__ldcc2 = 0; r__ldcc2 < rounds; ++r__ldcc2) {
 // CHECK-NEXT:     for (t__ldcc3 = 0; t__ldcc3 < tiles; ++t__ldcc3) {
-// CHECK-NEXT:       tile[threadIdx.x] = a[(r__ldcc2 * tiles + t__ldcc3) * 64 + threadIdx.x];
+// CHECK-NEXT:       tile[threadIdx.x] = (ldcc_loaded |= 1u, a)[(r__ldcc2 * tiles + t__ldcc3) * 64 + threadIdx.x];
 // CHECK-NEXT:       { if (ldcc_site(4u)) goto ldcc_dispatch; ldcc_resume_4:; }
 // CHECK-NEXT: {{^ *}}v__ldcc4 = tile[63 - threadIdx.x];
 // CHECK-NEXT:       if (v__ldcc4 < 0.0f) v__ldcc4 = -v__ldcc4;

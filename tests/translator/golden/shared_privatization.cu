@@ -80,7 +80,7 @@ void run(float *out, const float *in, int n) {
 // CHECK-NEXT: {{^ $}}
 // CHECK-NEXT: {{^ $}}
 // CHECK-NEXT: {{^ $}}
-// CHECK-NEXT:   tile[threadIdx.y][threadIdx.x] = in[(blockIdx.y * 16 + threadIdx.y) * n + blockIdx.x * 16 + threadIdx.x];
+// CHECK-NEXT:   tile[threadIdx.y][threadIdx.x] = (ldcc_loaded |= 2u, in)[(blockIdx.y * 16 + threadIdx.y) * n + blockIdx.x * 16 + threadIdx.x];
 // CHECK-NEXT:   if (threadIdx.x == 0 && threadIdx.y == 0) {
 // CHECK-NEXT:     acc.sum = 1.0f;
 // CHECK-NEXT:     acc.count = 0;

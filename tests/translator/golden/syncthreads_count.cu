@@ -31,7 +31,7 @@ void run(const int *in, int *out, int blocks) {
 // CHECK-SAME: ::ldcc::rt::type_t<int> mine__ldcc1{{[{}]*}}; ::ldcc::rt::type_t<int> positives__ldcc2{{[{}]*}}; ::ldcc::rt::type_t<int> allSmall__ldcc3{{[{}]*}}; ::ldcc::rt::type_t<int> steps__ldcc4{{[{}]*}};
 // CHECK-SAME: switch (ldcc_t.open) { case 0u: goto ldcc_resume_0; case 1u: goto ldcc_resume_1; case 2u: goto ldcc_resume_2; case 4u: goto ldcc_exit; default: goto ldcc_resume_3; } } ldcc_resume_3:; {
 // CHECK-NEXT: {{^ $}}
-// CHECK-NEXT: {{^ *}}mine__ldcc1 = in[blockIdx.x * 128 + threadIdx.x];
+// CHECK-NEXT: {{^ *}}mine__ldcc1 = (ldcc_loaded |= 1u, in)[blockIdx.x * 128 + threadIdx.x];
 // CHECK-NEXT:   if (mine__ldcc1 < 0) mine__ldcc1 = -mine__ldcc1;
 // CHECK-NEXT:   work[threadIdx.x] = mine__ldcc1;
 

@@ -44,6 +44,8 @@ constexpr uint32_t kQueryWords = kSymbolWords + 1 + 2 * kMaxSymbols;
 // Counters the host reads after a checked launch.
 // kCyclesAtSites, kCyclesInKernel: LDCC_PROFILE at level W, summed over blocks (see SiteCycles).
 // kRegionsWithoutWrites: level W regions no warp wrote in, which ended without a re-execution.
+// kRegionsWithoutCrossReads: level W regions written in only where no warp loaded (ends_without_rerun),
+// which ended without a re-execution too.
 enum Counter : uint32_t {
   kRegionsChecked = 0,
   kPass2Skipped = 1,
@@ -51,7 +53,8 @@ enum Counter : uint32_t {
   kCyclesAtSites = 3,
   kCyclesInKernel = 4,
   kRegionsWithoutWrites = 5,
-  kNumCounters = 6
+  kRegionsWithoutCrossReads = 6,
+  kNumCounters = 7
 };
 
 // Which check a launch of the clone runs (DESIGN.md section 4).
@@ -93,6 +96,13 @@ struct GlobalTarget {
 
 // The store marks of a target of `bytes` bytes: one per 4-byte word, the last one partial.
 __host__ __device__ constexpr uint64_t marked_words(uint64_t bytes) { return (bytes + 3) / 4; }
+
+// The loads of a region, as the clone's marks give them to `arrive` (translator/rewrite/WriteOnlyParams.h,
+// paramLoads): bit i, the thread loaded through pointer parameter i (i < kMarkedParams); kUnknownLoads,
+// it may have loaded any global memory.
+constexpr uint32_t kMarkedParams = 31;
+constexpr uint32_t kUnknownLoads = 1u << 31;
+constexpr uint8_t kNoTarget = 0xff;  // LaunchCtx::param_targets of a parameter into no global target
 
 // Passed by value as the first parameter of every checked clone.
 struct LaunchCtx {
@@ -145,7 +155,21 @@ struct LaunchCtx {
   unsigned long long* store_bounds;
   Watch watches[kMaxWatches];
   GlobalTarget globals[kMaxGlobalTargets];
+  // Level W with global_store_flags: the global target pointer parameter i points into (or just past,
+  // see rebase_end), or kNoTarget.
+  uint8_t param_targets[kMarkedParams];
 };
+
+// The global target of `targets` that `p` points into, or just past the end of where the target
+// rebases such a pointer (GlobalTarget::rebase_end); -1 for none. Inside one wins over just past.
+__host__ __device__ inline int target_holding(const GlobalTarget* targets, uint32_t n, const void* p) {
+  const uint8_t* b = static_cast<const uint8_t*>(p);
+  for (uint32_t i = 0; i < n; ++i)
+    if (b >= targets[i].original && b < targets[i].original + targets[i].bytes) return int(i);
+  for (uint32_t i = 0; i < n; ++i)
+    if (targets[i].rebase_end && b == targets[i].original + targets[i].bytes) return int(i);
+  return -1;
+}
 
 struct BlockState {
   uint8_t* area;      // S | U | P_0 .. P_W, `stride` bytes each
@@ -159,8 +183,14 @@ struct BlockState {
   uint32_t written_targets;  // bit i: written_lo/hi[i] hold a range (level W, deterministic mode's warp copies)
   long long entered, at_sites;  // LaunchCtx::profile: thread 0's clock at entry, its cycles at sites
   uint32_t arrived;             // LaunchCtx::store_order: bit w, warp w has reached the region's end
+  // Level W with global_store_flags, pass 1: what the block's threads loaded through (kMarkedParams
+  // bits), and whether a warp wrote the layout or made stores or atomics the copies do not hold.
+  uint32_t loaded_params;
+  uint32_t site_flags;  // SiteFlag
   uint64_t helper_off[kMaxHelperSlots];
 };
+
+enum SiteFlag : uint32_t { kLayoutWritten = 1, kSideEffects = 2 };
 
 struct StoreEntry {
   uint8_t* addr;
@@ -751,13 +781,10 @@ __device__ __forceinline__ int global_copy_target(const State& t, const void* p)
 template <typename State, typename T>
 __device__ T* global_ptr(const State& t, T* p) {
   const uint8_t* b = static_cast<const uint8_t*>(address_of(p));
-  for (int past_end = 0; past_end < 2; ++past_end)
-    for (uint32_t i = 0; i < t.ctx->num_globals; ++i) {
-      const GlobalTarget& g = t.ctx->globals[i];
-      if (past_end ? g.rebase_end && b == g.original + g.bytes : b >= g.original && b < g.original + g.bytes)
-        return reinterpret_cast<T*>(g.copies + uint64_t(t.global_copy) * g.stride + (b - g.original));
-    }
-  return p;
+  const int i = target_holding(t.ctx->globals, t.ctx->num_globals, b);
+  if (i < 0) return p;
+  const GlobalTarget& g = t.ctx->globals[i];
+  return reinterpret_cast<T*>(g.copies + uint64_t(t.global_copy) * g.stride + (b - g.original));
 }
 
 // Where a pointer into some copy of global target g lies in the target: looked for first in the
@@ -1102,10 +1129,42 @@ __device__ __forceinline__ int arrive_one_copy(ThreadState& t, uint32_t site) {
   return kDone;
 }
 
+// Level W with global_store_flags, pass 1: this thread's loads (the clone's marks) and what its
+// passes found join its block's (BlockState::loaded_params, site_flags), a warp's lanes combined.
+__device__ __forceinline__ void publish_to_block(uint32_t& word, uint32_t bits) {
+  const uint32_t lanes = __activemask();
+  const uint32_t all = warp_or(lanes, bits);
+  if (all && lane_leader(lanes)) atomicOr(&word, all);
+}
+
+// Whether a region its warps wrote in ends after pass 1 (level W): pass 2 would repeat it. So when the
+// warps wrote global targets only (not the layout: shared memory reads the same in both passes, and no
+// store to other global memory, atomic or clock read, whose results pass 2 replays), every store seen
+// by the hooks (global_store_flags), and no thread of the block loaded through a parameter into a
+// target the block wrote: then no warp read what another wrote, which a read-write race needs, and
+// each reads in pass 2 what it read in pass 1. Its ww-check made U the commit. A block that logged a
+// race in this launch re-executes as before, so its report is the same as without this (pass 2's
+// rw-check of bytes two warps wrote).
+__device__ __forceinline__ bool ends_without_rerun(const ThreadState& t) {
+  const LaunchCtx& c = *t.ctx;
+  const BlockState& bs = *t.bs;
+  if (!c.global_store_flags || bs.site_flags || (bs.loaded_params & kUnknownLoads)) return false;
+  // Set by this block's threads only, before the barrier that precedes this.
+  if (!c.log_filter.raced_blocks || *static_cast<volatile const uint32_t*>(&c.log_filter.raced_blocks[block_rank()]))
+    return false;
+  uint32_t loaded_targets = 0;
+  for (uint32_t rest = bs.loaded_params; rest; rest &= rest - 1) {
+    const uint8_t target = c.param_targets[__ffs(rest) - 1];
+    if (target != kNoTarget) loaded_targets |= 1u << target;
+  }
+  return (loaded_targets & bs.written_targets) == 0;
+}
+
 // Level W's and deterministic mode's sites. Called by every thread of the block, each at its own site
-// (a barrier, a helper call, or the exit site where finished threads park). Every call runs the same
-// sequence of block barriers.
-static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site) {
+// (a barrier, a helper call, or the exit site where finished threads park), with the parameters it
+// loaded through since its last one (`loaded`, kUnknownLoads where the clone does not know). Every call
+// runs the same sequence of block barriers.
+static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site, uint32_t loaded) {
   BlockState& bs = *t.bs;
   const LaunchCtx& ctx = *t.ctx;
   t.compare = false;
@@ -1138,6 +1197,8 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
   const uint32_t key = (uint32_t(!t.at_exit) << 31) | (t.open << 16) | (site & 0xffffu);
   if (thread_rank() == 0) {
     bs.region_key = 0;
+    bs.loaded_params = 0;
+    bs.site_flags = 0;
     // The written ranges cover both executions of a region: they are cleared at the end of pass 1
     // (every thread has left the last commit, which read them).
     if (bs.pass == 1) {
@@ -1154,6 +1215,7 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
   const uint32_t warp_key = warp_max(lanes, key);
   if (lane_leader(lanes)) atomicMax(&bs.region_key, warp_key);
   publish_global_stores(t);  // read after the next barrier
+  if (ctx.global_store_flags && bs.pass == 1) publish_to_block(bs.loaded_params, loaded);
   // Threads that returned: whether all did, and the barrier results' count of running threads.
   const uint32_t exited = __syncthreads_count(t.at_exit);
   const bool all_exited = exited == block_threads();
@@ -1162,14 +1224,19 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
   if (bs.pass == 1) {
     const bool skip = __syncthreads_or(t.overflow);
     const Team layout = layout_team(t), globals = global_team(t);
-    bool wrote = layout.member() && block_ww_check(layout_buffers(t), block_log(t), layout);
-    if (globals.member()) wrote = block_global_ww(t, block_log(t), globals) || wrote;
+    const bool wrote_layout = layout.member() && block_ww_check(layout_buffers(t), block_log(t), layout);
+    const bool wrote_globals = globals.member() && block_global_ww(t, block_log(t), globals);
     // Also its stores to global memory ldcc does not privatize, and its atomics (and clock reads).
-    wrote = wrote || t.num_stores > 0 || t.num_atomics > 0;
+    const bool side_effects = t.num_stores > 0 || t.num_atomics > 0;
+    const bool wrote = wrote_layout || wrote_globals || side_effects;
+    if (ctx.global_store_flags)
+      publish_to_block(bs.site_flags, (wrote_layout ? kLayoutWritten : 0u) | (side_effects ? kSideEffects : 0u));
     if (!skip) {
       // A region no warp wrote in has no race, and its re-execution would start from the states pass 1
-      // started from (the copies and U still hold S) and repeat it: it ends here.
-      if (__syncthreads_or(wrote)) {  // also: the pass-2 states visible
+      // started from (the copies and U still hold S) and repeat it: it ends here. So does one that
+      // ends_without_rerun, once U is committed.
+      const bool any_wrote = __syncthreads_or(wrote);  // also: the pass-2 states visible
+      if (any_wrote && !ends_without_rerun(t)) {
         t.pass1_site = site;
         undo_stores(t);
         if (thread_rank() == 0) bs.pass = 2;
@@ -1177,7 +1244,9 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
         t.replay = 0;
         return kRewind;
       }
-      if (thread_rank() == 0) atomicAdd(&ctx.counters[kRegionsWithoutWrites], 1ull);
+      if (any_wrote && globals.member()) block_global_rw_commit(t, block_log(t), false, globals);
+      if (thread_rank() == 0)
+        atomicAdd(&ctx.counters[any_wrote ? kRegionsWithoutCrossReads : kRegionsWithoutWrites], 1ull);
     } else {
       // A log overflowed, so no re-execution: U is committed as the ww-check built it.
       __syncthreads();
@@ -1210,9 +1279,10 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
   return kContinue;
 }
 
-// Called by every thread of the block at each of its sites (the clone's ldcc_site).
-__device__ __forceinline__ int arrive(ThreadState& t, uint32_t site) {
-  return t.one_copy() ? arrive_one_copy(t, site) : arrive_in_block(t, site);
+// Called by every thread of the block at each of its sites (the clone's ldcc_site), with the
+// parameters it loaded through since its last one (the kernel clone's marks).
+__device__ __forceinline__ int arrive(ThreadState& t, uint32_t site, uint32_t loaded = kUnknownLoads) {
+  return t.one_copy() ? arrive_one_copy(t, site) : arrive_in_block(t, site, loaded);
 }
 
 __device__ __forceinline__ int bar_count(const ThreadState& t) { return int(t.bar_true); }

@@ -184,13 +184,11 @@ struct BlockState {
   long long entered, at_sites;  // LaunchCtx::profile: thread 0's clock at entry, its cycles at sites
   uint32_t arrived;             // LaunchCtx::store_order: bit w, warp w has reached the region's end
   // Level W with global_store_flags, pass 1: what the block's threads loaded through (kMarkedParams
-  // bits), and whether a warp wrote the layout or made stores or atomics the copies do not hold.
+  // bits); kUnknownLoads also where a warp wrote the layout or made stores or atomics the copies do
+  // not hold (ends_without_rerun).
   uint32_t loaded_params;
-  uint32_t site_flags;  // SiteFlag
   uint64_t helper_off[kMaxHelperSlots];
 };
-
-enum SiteFlag : uint32_t { kLayoutWritten = 1, kSideEffects = 2 };
 
 struct StoreEntry {
   uint8_t* addr;
@@ -1129,12 +1127,13 @@ __device__ __forceinline__ int arrive_one_copy(ThreadState& t, uint32_t site) {
   return kDone;
 }
 
-// Level W with global_store_flags, pass 1: this thread's loads (the clone's marks) and what its
-// passes found join its block's (BlockState::loaded_params, site_flags), a warp's lanes combined.
-__device__ __forceinline__ void publish_to_block(uint32_t& word, uint32_t bits) {
+// Level W with global_store_flags, pass 1: this thread's loads (the clone's marks) join its block's
+// (BlockState::loaded_params), a warp's lanes combined; all of memory where its passes found the layout
+// written or it made stores or atomics the copies do not hold.
+__device__ __forceinline__ void publish_loads(const ThreadState& t, uint32_t loaded, bool beyond_globals) {
   const uint32_t lanes = __activemask();
-  const uint32_t all = warp_or(lanes, bits);
-  if (all && lane_leader(lanes)) atomicOr(&word, all);
+  const uint32_t all = warp_or(lanes, beyond_globals ? kUnknownLoads : loaded);
+  if (all && lane_leader(lanes)) atomicOr(&t.bs->loaded_params, all);
 }
 
 // Whether a region its warps wrote in ends after pass 1 (level W): pass 2 would repeat it. So when the
@@ -1148,7 +1147,7 @@ __device__ __forceinline__ void publish_to_block(uint32_t& word, uint32_t bits) 
 __device__ __forceinline__ bool ends_without_rerun(const ThreadState& t) {
   const LaunchCtx& c = *t.ctx;
   const BlockState& bs = *t.bs;
-  if (!c.global_store_flags || bs.site_flags || (bs.loaded_params & kUnknownLoads)) return false;
+  if (!c.global_store_flags || (bs.loaded_params & kUnknownLoads)) return false;
   // Set by this block's threads only, before the barrier that precedes this.
   if (!c.log_filter.raced_blocks || *static_cast<volatile const uint32_t*>(&c.log_filter.raced_blocks[block_rank()]))
     return false;
@@ -1198,7 +1197,6 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
   if (thread_rank() == 0) {
     bs.region_key = 0;
     bs.loaded_params = 0;
-    bs.site_flags = 0;
     // The written ranges cover both executions of a region: they are cleared at the end of pass 1
     // (every thread has left the last commit, which read them).
     if (bs.pass == 1) {
@@ -1215,7 +1213,6 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
   const uint32_t warp_key = warp_max(lanes, key);
   if (lane_leader(lanes)) atomicMax(&bs.region_key, warp_key);
   publish_global_stores(t);  // read after the next barrier
-  if (ctx.global_store_flags && bs.pass == 1) publish_to_block(bs.loaded_params, loaded);
   // Threads that returned: whether all did, and the barrier results' count of running threads.
   const uint32_t exited = __syncthreads_count(t.at_exit);
   const bool all_exited = exited == block_threads();
@@ -1230,7 +1227,7 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
     const bool side_effects = t.num_stores > 0 || t.num_atomics > 0;
     const bool wrote = wrote_layout || wrote_globals || side_effects;
     if (ctx.global_store_flags)
-      publish_to_block(bs.site_flags, (wrote_layout ? kLayoutWritten : 0u) | (side_effects ? kSideEffects : 0u));
+      publish_loads(t, loaded, wrote_layout || side_effects);
     if (!skip) {
       // A region no warp wrote in has no race, and its re-execution would start from the states pass 1
       // started from (the copies and U still hold S) and repeat it: it ends here. So does one that

@@ -37,3 +37,15 @@ deterministic_runs() {
   cat "$work/det.1"
   [ "$(md5sum "$work"/det.[0-9] | cut -d" " -f1 | sort -u | wc -l)" -eq 1 ] || { echo "deterministic runs differ"; fail=1; }
 }
+# matches_native MODE: runs the checked program in MODE (check: its report in $work/report.json),
+# stdout into $work/MODE.out, stderr into $work/MODE.err; sets fail=1 when it fails, warns, or prints
+# other than the native build.
+matches_native() {
+  local mode="$1" rc
+  LDCC_MODE="$mode" LDCC_REPORT="$work/report.json" "$checked" > "$work/$mode.out" 2> "$work/$mode.err"
+  rc=$?
+  [ $rc -eq 0 ] || { echo "$mode: exit code $rc"; cat "$work/$mode.err"; fail=1; }
+  grep -q "warning" "$work/$mode.err" && { echo "$mode: ldcc warned"; cat "$work/$mode.err"; fail=1; }
+  cmp -s "$work/native.out" "$work/$mode.out" ||
+    { echo "$mode: output differs from native"; diff "$work/native.out" "$work/$mode.out" | head -20; fail=1; }
+}

@@ -130,6 +130,25 @@ private:
   Rewriter rw_;
 };
 
+// The statement that gives a hoisted structured binding (LocalPlan::parts) its value where the
+// declaration was: `auto [a, b] = e;` -> `assign(hidden, e);`, `auto& [a, b] = e;` -> `hidden = &(e);`
+// (with `{e}` or `(e)` after the brackets alike).
+std::string bindingsAssignment(const DecompositionDecl &decomposition, const LocalPlan &plan, CloneEditor &ed) {
+  const std::string text = ed.text(SourceRange(decomposition.bindings().back()->getLocation(), decomposition.getEndLoc()));
+  const size_t bracket = text.find(']');
+  std::string init = bracket == std::string::npos ? "" : text.substr(bracket + 1);
+  init.erase(0, init.find_first_not_of(" \t\n"));
+  if (!init.empty() && init[0] == '=') init.erase(0, 1);
+  else if (init.size() >= 2 && (init[0] == '{' || init[0] == '(')) init = init.substr(1, init.size() - 2);
+  else init.clear();
+  if (init.empty()) {
+    ed.fail("a structured binding whose initializer it cannot find", decomposition.getLocation());
+    return "";
+  }
+  if (plan.bindsReference) return plan.newName + " = &(" + init + ");";
+  return "::ldcc::rt::assign(" + plan.newName + ", " + init + ");";
+}
+
 // Code before a statement; braces keep both together when the statement is an unbraced if/loop body.
 void insertBeforeStatement(CloneEditor &ed, ASTContext &ctx, const Stmt *s, const std::string &code, const char *what) {
   DynTypedNodeList parents = ctx.getParents(*s);
@@ -237,15 +256,20 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   std::ostringstream moved, hoisted;
   std::vector<std::pair<std::string, std::string>> frame;  // (name, compare id or "")
   // Registers a compared local in the translation unit's table; its id for compare_local.
-  auto compareId = [&](const NamedDecl *var) {
-    tables.locals.push_back(fname + ": " + var->getNameAsString());
+  auto compareId = [&](const VarDecl *var) {
+    tables.locals.push_back(fname + ": " + localName(var));
     return std::to_string(tables.locals.size() - 1);
   };
   const std::vector<LocalPlan> noLocals;
   const std::vector<LocalPlan> &locals = checked ? facts.locals : noLocals;
   for (const LocalPlan &p : locals) {
-    for (const DeclRefExpr *ref : uses[p.var]) ed.replaceToken(ref->getLocation(), p.newName, "a local variable");
-    ed.replaceToken(p.var->getLocation(), p.newName, "a local variable");
+    for (const DeclRefExpr *ref : uses[p.var]) {
+      const auto *binding = dyn_cast<BindingDecl>(ref->getDecl());
+      const std::string whole = p.bindsReference ? "(*" + p.newName + ")" : p.newName;
+      ed.replaceToken(ref->getLocation(), binding ? "(" + whole + p.parts.at(binding) + ")" : p.newName,
+                      "a local variable");
+    }
+    if (!isa<DecompositionDecl>(p.var)) ed.replaceToken(p.var->getLocation(), p.newName, "a local variable");
   }
   for (const LocalPlan &p : locals) {
     const DeclStmt *ds = declStmtOf(ctx, p.var);
@@ -278,6 +302,14 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
         ed.fail("a declaration mixing variables it must move and others", ds->getBeginLoc());
         break;
       }
+      if (const auto *decomposition = dyn_cast<DecompositionDecl>(v)) {
+        if (inForInit) {
+          ed.fail("a structured binding declared in a for-loop's header that lives across a barrier", v->getLocation());
+          break;
+        }
+        assigns += bindingsAssignment(*decomposition, *vp, ed);
+        continue;
+      }
       if (!v->hasInit() || (isa<CXXConstructExpr>(v->getInit()) &&
                             cast<CXXConstructExpr>(v->getInit())->getNumArgs() == 0))
         continue;
@@ -295,7 +327,13 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
         // `T x = {...}` / `T x(...)`: build the value in a temporary and copy it.
         const std::string initText = ed.text(SourceRange(v->getLocation(), v->getEndLoc()));
         const size_t nameEnd = initText.find(vp->newName);
-        const std::string tail = nameEnd == std::string::npos ? "" : initText.substr(nameEnd + vp->newName.size());
+        std::string tail = nameEnd == std::string::npos ? "" : initText.substr(nameEnd + vp->newName.size());
+        // `T x[2] = {...}`: decltype already has the bounds (`ldcc_init[2]` would be a T[2][2]).
+        for (size_t open = tail.find_first_not_of(" \t\n"); open != std::string::npos && tail[open] == '[';
+             open = tail.find_first_not_of(" \t\n")) {
+          const size_t close = tail.find(']', open);
+          tail.erase(0, close == std::string::npos ? tail.size() : close + 1);
+        }
         assigns += " { decltype(" + vp->newName + ") ldcc_init" + tail + "; ::ldcc::rt::assign(" + vp->newName +
                    ", ldcc_init); }";
       }

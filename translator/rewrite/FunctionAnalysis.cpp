@@ -43,13 +43,27 @@ VariableUses variableUses(const Stmt *body) {
   struct Collector : RecursiveASTVisitor<Collector> {
     bool shouldVisitTemplateInstantiations() const { return false; }
     bool VisitDeclRefExpr(DeclRefExpr *ref) {
-      if (const auto *v = dyn_cast<VarDecl>(ref->getDecl())) uses[v].push_back(ref);
+      if (const VarDecl *v = referencedVariable(ref)) uses[v].push_back(ref);
       return true;
     }
     VariableUses uses;
   } collector;
   collector.TraverseStmt(const_cast<Stmt *>(body));
   return collector.uses;
+}
+
+const VarDecl *referencedVariable(const DeclRefExpr *ref) {
+  if (const auto *binding = dyn_cast<BindingDecl>(ref->getDecl()))
+    return dyn_cast_or_null<VarDecl>(binding->getDecomposedDecl());
+  return dyn_cast<VarDecl>(ref->getDecl());
+}
+
+std::string localName(const VarDecl *var) {
+  const auto *decomposition = dyn_cast<DecompositionDecl>(var);
+  if (!decomposition) return var->getNameAsString();
+  std::string names;
+  for (const BindingDecl *b : decomposition->bindings()) names += (names.empty() ? "" : ", ") + b->getNameAsString();
+  return "[" + names + "]";
 }
 
 std::string printType(QualType type, const ASTContext &ctx) {
@@ -567,7 +581,7 @@ struct Assignments : RecursiveASTVisitor<Assignments> {
   bool VisitBinaryOperator(BinaryOperator *op) {
     if (op->isAssignmentOp())
       if (const auto *ref = dyn_cast<DeclRefExpr>(op->getLHS()->IgnoreParenImpCasts()))
-        if (const auto *v = dyn_cast<VarDecl>(ref->getDecl())) assignments[v].push_back(op->getRHS());
+        if (const VarDecl *v = referencedVariable(ref)) assignments[v].push_back(op->getRHS());
     return true;
   }
   std::map<const VarDecl *, std::vector<const Expr *>> assignments;
@@ -628,7 +642,7 @@ bool onlyRead(ASTContext &ctx, const std::vector<const DeclRefExpr *> &uses) {
 struct InvariantCheck : RecursiveASTVisitor<InvariantCheck> {
   InvariantCheck(ASTContext &c, const std::set<const VarDecl *> &ok) : ctx(c), allowed(ok) {}
   bool VisitDeclRefExpr(DeclRefExpr *ref) {
-    const auto *v = dyn_cast<VarDecl>(ref->getDecl());
+    const VarDecl *v = referencedVariable(ref);
     if (!v) return true;
     // Memory can change between the function's start and the declaration: only parameters that
     // never change, moved locals, constants and the built-in index variables are invariant.
@@ -654,11 +668,16 @@ struct InvariantCheck : RecursiveASTVisitor<InvariantCheck> {
     if (me->isArrow()) invariant = false;
     return true;
   }
+  // A library function of values only: one given a pointer may read what it points to (__ldg, memcmp),
+  // and texture and surface fetches read memory through a handle.
   bool VisitCallExpr(CallExpr *call) {
     const FunctionDecl *fd = call->getDirectCallee();
     std::string what;
+    const std::string name = calleeName(call);
+    bool takesAddress = false;
+    for (const Expr *arg : call->arguments()) takesAddress |= arg->getType()->isPointerType() || arg->getType()->isArrayType();
     if (!fd || !inSystemHeader(ctx, fd->getLocation()) || isNondeterministicCall(call) || isBlockBarrier(call, what) ||
-        calleeName(call).rfind("atomic", 0) == 0)
+        name.rfind("atomic", 0) == 0 || takesAddress || name.rfind("tex", 0) == 0 || name.rfind("surf", 0) == 0)
       invariant = false;
     return true;
   }
@@ -684,7 +703,7 @@ struct NondeterminismCheck : RecursiveASTVisitor<NondeterminismCheck> {
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *ref) {
-    if (const auto *v = dyn_cast<VarDecl>(ref->getDecl()); v && excluded.count(v)) found = true;
+    if (const VarDecl *v = referencedVariable(ref); v && excluded.count(v)) found = true;
     return true;
   }
   const std::set<const VarDecl *> &excluded;
@@ -924,6 +943,32 @@ void TranslationUnitAnalysis::propagate() {
   userCalls_.clear();
 }
 
+// How each binding of a structured binding names its part of the hidden variable (LocalPlan::parts);
+// why it cannot be hoisted, or "".
+std::string TranslationUnitAnalysis::planBindings(const DecompositionDecl &decomposition, LocalPlan &plan) const {
+  if (decomposition.getType()->isReferenceType()) {
+    // The hoisted pointer would outlive a temporary the reference extends.
+    const Expr *init = decomposition.getInit();
+    if (!init || isa<MaterializeTemporaryExpr>(init->IgnoreImplicit()) || !init->isGLValue())
+      return "binds a reference to a temporary";
+    plan.bindsReference = true;
+  }
+  for (const BindingDecl *b : decomposition.bindings()) {
+    if (b->getHoldingVar()) return "binds through get<>() (a tuple-like type)";
+    const Expr *part = b->getBinding() ? b->getBinding()->IgnoreImplicit() : nullptr;
+    if (const auto *member = dyn_cast_or_null<MemberExpr>(part)) {
+      plan.parts[b] = "." + member->getMemberDecl()->getNameAsString();
+    } else if (const auto *element = dyn_cast_or_null<ArraySubscriptExpr>(part)) {
+      Expr::EvalResult index;
+      if (!element->getIdx()->EvaluateAsInt(index, ctx_)) return "binds an element it cannot name";
+      plan.parts[b] = "[" + std::to_string(index.Val.getInt().getExtValue()) + "]";
+    } else {
+      return "binds a part it cannot name";
+    }
+  }
+  return "";
+}
+
 void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
   const SourceManager &sm = ctx_.getSourceManager();
   // Where a jump back may land: at every barrier, before and after every synchronizing call.
@@ -977,10 +1022,21 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
     }
     LocalPlan plan;
     plan.var = var;
-    plan.newName = var->getNameAsString() + "__ldcc" + std::to_string(++counter);
+    const auto *decomposition = dyn_cast<DecompositionDecl>(var);
+    plan.newName = decomposition ? "ldcc_bindings" + std::to_string(++counter)
+                                 : var->getNameAsString() + "__ldcc" + std::to_string(++counter);
+    if (decomposition) {
+      if (const std::string why = planBindings(*decomposition, plan); !why.empty()) {
+        if (!facts.refusal.refused())
+          facts.refusal = Refusal{"the structured binding " + localName(var) + " lives across a barrier and " + why,
+                                  var->getLocation()};
+        continue;
+      }
+    }
     const DeclStmt *ds = declStmtOf(ctx_, var);
     const bool immutable = var->getType().isConstQualified() || onlyRead(ctx_, uses[var]);
-    bool invariant = var->hasInit() && ds && ds->isSingleDecl() && !isa<ForStmt>(scope);
+    // A structured binding is always hoisted: its bindings are rewritten to parts of one variable.
+    bool invariant = !decomposition && var->hasInit() && ds && ds->isSingleDecl() && !isa<ForStmt>(scope);
     if (invariant) {
       InvariantCheck check(ctx_, invariantOk);
       check.TraverseStmt(const_cast<Expr *>(var->getInit()));
@@ -992,13 +1048,18 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
     } else {
       plan.kind = LocalKind::Hoisted;
       QualType t = var->getType();
+      if (decomposition) {
+        // The hidden variable is the clone's own: it may drop const, and a reference becomes a pointer.
+        t = plan.bindsReference ? ctx_.getPointerType(t.getNonReferenceType()) : t;
+        t.removeLocalConst();
+      }
       const QualType canonical = t.getCanonicalType();
       const bool dependentAuto = t->getContainedAutoType() && t->isUndeducedType();
       const bool localClass = canonical->getAsTagDecl() && canonical->getAsTagDecl()->getDeclContext()->isFunctionOrMethod();
       if (t->isReferenceType() || dependentAuto || localClass || (canonical->isArrayType() && canonical.isConstQualified()) ||
           (t.isConstQualified() && !t->isScalarType())) {
         if (!facts.refusal.refused())
-          facts.refusal = Refusal{"the local '" + var->getNameAsString() +
+          facts.refusal = Refusal{"the local '" + localName(var) +
                                       "' lives across a barrier and cannot be moved to function scope (reference, "
                                       "const aggregate, dependent auto or local type)",
                                   var->getLocation()};
@@ -1006,7 +1067,7 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
       }
       if (!declarableThenAssignable(canonical)) {
         if (!facts.refusal.refused())
-          facts.refusal = Refusal{"the local '" + var->getNameAsString() +
+          facts.refusal = Refusal{"the local '" + localName(var) +
                                       "' lives across a barrier and its type cannot be default-constructed and "
                                       "assigned at function scope",
                                   var->getLocation()};

@@ -13,6 +13,7 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
+#include <clang/AST/DeclCXX.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
 
@@ -53,6 +54,11 @@ struct LocalPlan {
   std::string newName;
   std::string type;      // printed, without top-level const (Hoisted)
   bool compared = true;  // false: its value differs between executions by nature (clock(), ...)
+  // A structured binding (`auto [a, b] = e;`, the var a DecompositionDecl): the hidden variable is
+  // hoisted as newName, a pointer to what it names where it is a reference (bindsReference), and each
+  // binding is rewritten to its part of it: ".a", "[1]".
+  bool bindsReference = false;
+  std::map<const clang::BindingDecl *, std::string> parts;
 };
 
 struct Refusal {
@@ -124,6 +130,7 @@ public:
 private:
   void analyzeFunction(FunctionFacts &facts);
   void planLocals(FunctionFacts &facts);
+  std::string planBindings(const clang::DecompositionDecl &decomposition, LocalPlan &plan) const;
   void propagate();
   // Calls `visit` on the kernel and every user function its clone reaches through clones, once each.
   void forEachReached(const clang::FunctionDecl *kernel, const std::function<void(const FunctionFacts &)> &visit) const;
@@ -138,6 +145,11 @@ private:
 // Helpers shared by the analysis and the rewriting.
 using VariableUses = std::map<const clang::VarDecl *, std::vector<const clang::DeclRefExpr *>>;
 VariableUses variableUses(const clang::Stmt *body);  // every reference to a variable, by variable
+// The variable a reference names. A structured binding's is its decomposition's (`auto [a, b] = e;`
+// declares one hidden variable, and `a` and `b` name parts of it).
+const clang::VarDecl *referencedVariable(const clang::DeclRefExpr *ref);
+// A local's name for messages and the table of compared locals: `[a, b]` for a structured binding.
+std::string localName(const clang::VarDecl *var);
 const clang::DeclStmt *declStmtOf(clang::ASTContext &ctx, const clang::VarDecl *var);
 std::string calleeName(const clang::CallExpr *call);
 const clang::FunctionDecl *definitionOf(const clang::FunctionDecl *fn);

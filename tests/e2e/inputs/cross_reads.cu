@@ -8,6 +8,10 @@
 //          reported (a runtime that did not map `in` to out's target would commit it unchecked);
 //   escaped: the load goes through a copy of the pointer (no mark: `out` counts as loaded in every
 //          region): warp 1's race on out[2].
+//   silent, split: write-write races the ww-check cannot see (warp 0 stores the 0 already in cell[5]
+//          while warp 1 stores 7; warps 0 and 1 store 1 and 256 into cell[1], no byte changed by
+//          both): the warps' store ranges overlap, so the region re-executes and pass 2's rw-check
+//          reports warp 0 on cell[5], and warps 0 and 1 on cell[1].
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -28,6 +32,18 @@ __global__ void escaped(int* out) {
   const int* copy = out;
   if (threadIdx.x == 0) out[0] = 9;
   if (threadIdx.x == 32) out[2] = copy[0];
+  __syncthreads();
+}
+
+__global__ void silent(int* cell) {
+  if (threadIdx.x == 0) cell[5] = 0;
+  if (threadIdx.x == 32) cell[5] = 7;
+  __syncthreads();
+}
+
+__global__ void split(int* cell) {
+  if (threadIdx.x == 0) cell[1] = 1;
+  if (threadIdx.x == 32) cell[1] = 256;
   __syncthreads();
 }
 
@@ -53,6 +69,12 @@ int main() {
   escaped<<<1, 64>>>(out);
   cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost);
   printf("out[0] %d out[100] %d\n", host[0], host[100]);
+  int* cell = nullptr;
+  cudaMalloc(&cell, 8 * sizeof(int));
+  cudaMemset(cell, 0, 8 * sizeof(int));
+  silent<<<1, 64>>>(cell);
+  split<<<1, 64>>>(cell);
+  cudaFree(cell);
   cudaFree(in);
   cudaFree(out);
   return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;

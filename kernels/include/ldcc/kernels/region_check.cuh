@@ -187,6 +187,10 @@ struct BlockState {
   // bits); kUnknownLoads also where a warp wrote the layout or made stores or atomics the copies do
   // not hold (ends_without_rerun).
   uint32_t loaded_params;
+  // Level W with global_store_flags: per global target, bit w when warp w stored to it in the region's
+  // executions; and, for warp_stores_overlap, one target's bytes [lo, hi) each warp stored to in pass 1.
+  uint32_t writer_warps[kMaxGlobalTargets];
+  unsigned long long warp_lo[32], warp_hi[32];
   uint64_t helper_off[kMaxHelperSlots];
 };
 
@@ -584,25 +588,32 @@ __device__ __forceinline__ void warp_span(uint32_t lanes, unsigned long long& lo
 __device__ __forceinline__ bool lane_leader(uint32_t lanes) { return thread_rank() % 32 == uint32_t(__ffs(lanes) - 1); }
 
 // This thread's written ranges (ThreadState::written_lo/hi) join its block's (BlockState::written_lo/hi,
-// written_targets), and its own are cleared. A warp's lanes combine first and the lowest makes the
-// atomics: one thread's each made every thread of a block queue on the same two words. Per target: one
-// range over a thread's stores to two targets covered the copies between them (b+tree's findRangeK
-// stores to two targets in one region: 0.5 s of sites).
-__device__ __forceinline__ void publish_written_ranges(ThreadState& t) {
+// written_targets, and writer_warps where it is given); clear_written_ranges empties them. A warp's
+// lanes combine first and the lowest makes the atomics: one thread's each made every thread of a block
+// queue on the same two words. Per target: one range over a thread's stores to two targets covered the
+// copies between them (b+tree's findRangeK stores to two targets in one region: 0.5 s of sites).
+__device__ __forceinline__ void publish_written_ranges(const ThreadState& t, uint32_t* writer_warps = nullptr) {
   const uint32_t lanes = __activemask();
   const uint32_t targets = warp_or(lanes, t.written_targets);
-  t.written_targets = 0;
   if (targets && lane_leader(lanes)) atomicOr(&t.bs->written_targets, targets);
   for (uint32_t rest = targets; rest; rest &= rest - 1) {
     const uint32_t i = __ffs(rest) - 1;
     unsigned long long lo = t.written_lo[i], hi = t.written_hi[i];
-    t.written_lo[i] = ~0ull;
-    t.written_hi[i] = 0;
     warp_span(lanes, lo, hi);
     if (!lane_leader(lanes)) continue;
     atomicMin(&t.bs->written_lo[i], lo);
     atomicMax(&t.bs->written_hi[i], hi);
+    if (writer_warps) atomicOr(&writer_warps[i], 1u << t.warp);
   }
+}
+
+__device__ __forceinline__ void clear_written_ranges(ThreadState& t) {
+  for (uint32_t rest = t.written_targets; rest; rest &= rest - 1) {
+    const uint32_t i = __ffs(rest) - 1;
+    t.written_lo[i] = ~0ull;
+    t.written_hi[i] = 0;
+  }
+  t.written_targets = 0;
 }
 
 // ---- deterministic mode: warps of a block in turn ---------------------------------------------------
@@ -637,6 +648,7 @@ static __device__ __forceinline__ void block_merge_warp_globals(ThreadState& t) 
   const LaunchCtx& c = *t.ctx;
   BlockState& bs = *t.bs;
   publish_written_ranges(t);
+  clear_written_ranges(t);
   __syncthreads();
   for (uint32_t rest = bs.written_targets; rest; rest &= rest - 1) {
     const uint32_t i = __ffs(rest) - 1;
@@ -728,6 +740,7 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
     if (thread_rank() == 0) {
       bs.written_lo[i] = ~0ull;
       bs.written_hi[i] = 0;
+      bs.writer_warps[i] = 0;
     }
   }
   t.open = entry_site;
@@ -867,9 +880,10 @@ static __device__ __forceinline__ void announce_arrival(const ThreadState& t) {
 }
 
 // Level W (LaunchCtx::global_store_flags), at a site: this thread's stores to each global target since
-// its last site join its block's written ranges.
-__device__ __forceinline__ void publish_global_stores(ThreadState& t) {
-  if (t.ctx->global_store_flags) publish_written_ranges(t);
+// its last site join its block's written ranges. The thread keeps them until the site has decided
+// (warp_stores_overlap).
+__device__ __forceinline__ void publish_global_stores(const ThreadState& t) {
+  if (t.ctx->global_store_flags) publish_written_ranges(t, t.bs->writer_warps);
 }
 
 // `*store(t, &lvalue) = value`: a store that is neither to a local nor to a privatized shared
@@ -1136,14 +1150,48 @@ __device__ __forceinline__ void publish_loads(const ThreadState& t, uint32_t loa
   if (all && lane_leader(lanes)) atomicOr(&t.bs->loaded_params, all);
 }
 
+// Whether two warps of the block stored, in pass 1, to overlapping byte ranges of a global target (the
+// ranges the threads still hold, ThreadState::written_lo/hi). Their stores may then race where the
+// ww-check cannot see it: a store of the byte already there leaves the copy equal to S (warp 0 stores
+// 0 over 0, warp 1 stores 7; or 1 and 256 into one int: no byte changed by both), and only pass 2's
+// rw-check finds it. Called by every thread of the block; a few barriers per target that more than
+// one warp wrote (BlockState::writer_warps: most regions' targets have one writer, or none).
+static __device__ __noinline__ bool warp_stores_overlap(const ThreadState& t) {
+  BlockState& bs = *t.bs;
+  bool overlap = false;
+  for (uint32_t rest = bs.written_targets; rest && !overlap; rest &= rest - 1) {
+    const uint32_t i = __ffs(rest) - 1;
+    if (__popc(bs.writer_warps[i]) < 2) continue;
+    if (thread_rank() < 32) {
+      bs.warp_lo[thread_rank()] = ~0ull;
+      bs.warp_hi[thread_rank()] = 0;
+    }
+    __syncthreads();
+    const uint32_t lanes = __activemask();
+    unsigned long long lo = t.written_lo[i], hi = t.written_hi[i];
+    warp_span(lanes, lo, hi);
+    if (lane_leader(lanes) && lo < hi) {
+      atomicMin(&bs.warp_lo[t.warp], lo);
+      atomicMax(&bs.warp_hi[t.warp], hi);
+    }
+    __syncthreads();
+    bool mine = false;  // thread w: warp w's range meets a lower warp's
+    if (const uint32_t w = thread_rank(); w < t.warps)
+      for (uint32_t v = 0; v < w; ++v) mine |= bs.warp_lo[w] < bs.warp_hi[v] && bs.warp_lo[v] < bs.warp_hi[w];
+    overlap = __syncthreads_or(mine);
+  }
+  return overlap;
+}
+
 // Whether a region its warps wrote in ends after pass 1 (level W): pass 2 would repeat it. So when the
 // warps wrote global targets only (not the layout: shared memory reads the same in both passes, and no
 // store to other global memory, atomic or clock read, whose results pass 2 replays), every store seen
-// by the hooks (global_store_flags), and no thread of the block loaded through a parameter into a
-// target the block wrote: then no warp read what another wrote, which a read-write race needs, and
-// each reads in pass 2 what it read in pass 1. Its ww-check made U the commit. A block that logged a
-// race in this launch re-executes as before, so its report is the same as without this (pass 2's
-// rw-check of bytes two warps wrote).
+// by the hooks (global_store_flags), no thread of the block loaded through a parameter into a target
+// the block wrote, and no two warps stored to overlapping ranges: then no warp read what another
+// wrote, which a read-write race needs, each reads in pass 2 what it read in pass 1, and no write-write
+// race hides from the ww-check (warp_stores_overlap). Its ww-check made U the commit. A block that
+// logged a race in this launch re-executes as before, so its report names what pass 2 would find.
+// Called by every thread of the block (the answer is the block's).
 __device__ __forceinline__ bool ends_without_rerun(const ThreadState& t) {
   const LaunchCtx& c = *t.ctx;
   const BlockState& bs = *t.bs;
@@ -1156,7 +1204,7 @@ __device__ __forceinline__ bool ends_without_rerun(const ThreadState& t) {
     const uint8_t target = c.param_targets[__ffs(rest) - 1];
     if (target != kNoTarget) loaded_targets |= 1u << target;
   }
-  return (loaded_targets & bs.written_targets) == 0;
+  return (loaded_targets & bs.written_targets) == 0 && !warp_stores_overlap(t);
 }
 
 // Level W's and deterministic mode's sites. Called by every thread of the block, each at its own site
@@ -1203,6 +1251,7 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
       for (uint32_t i = 0; i < ctx.num_globals; ++i) {
         bs.written_lo[i] = ~0ull;
         bs.written_hi[i] = 0;
+        bs.writer_warps[i] = 0;
       }
       bs.written_targets = 0;
     }
@@ -1268,6 +1317,7 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
   t.open = site;
   t.num_stores = t.num_atomics = t.replay = 0;
   t.overflow = false;
+  clear_written_ranges(t);
   if (all_exited) {
     release_slot(ctx, bs);
     cycles.block_done = true;

@@ -1,0 +1,77 @@
+// Locals that live across a barrier in forms that need more than a renamed declaration
+// (FunctionAnalysis.cpp, planLocals and planBindings; CloneWriter.cpp):
+//   - a structured binding declares one hidden variable: hoisted as ldcc_bindingsN (a pointer where
+//     it binds by reference), its bindings rewritten to their parts of it (`.a`, `[1]`, `(*p).a`);
+//     one through get<>() (a tuple-like type) is refused;
+//   - an array with an initializer is built in a temporary of the same type (decltype has the bounds);
+//   - a library call given a pointer reads memory: its local is not invariant, so it is assigned
+//     where it was declared, after the barrier, not moved to the kernel's entry.
+#include <cuda/std/utility>
+
+struct Loc {
+  int a;
+  int b;
+};
+
+__global__ void bindings(const Loc *locs, int *out) {
+  __shared__ Loc pairs[64];
+  const int i = threadIdx.x;
+  pairs[i] = {i, -i};
+  __syncthreads();
+  auto [a, b] = locs[i];
+  int two[2] = {pairs[(i + 1) % 64].a, pairs[(i + 2) % 64].b};
+  const auto [first, second] = two;
+  auto &[pa, pb] = pairs[i];
+  pa += a;
+  __syncthreads();
+  out[i] = a * b + first - second + pa + pb;
+}
+
+__global__ void fetched(const int *buf, int *out) {
+  const int i = threadIdx.x;
+  const int twice = 2 * i;
+  __syncthreads();
+  const int x = __ldg(buf + (i ^ 32));
+  __syncthreads();
+  out[i] = x + twice;
+}
+
+__global__ void tupleLike(int *out) {
+  __shared__ int s[64];
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  auto [p, q] = cuda::std::pair<int, int>(s[threadIdx.x], 1);
+  __syncthreads();
+  out[threadIdx.x] = p + q;
+}
+
+void run(const Loc *locs, const int *buf, int *out) {
+  bindings<<<1, 64>>>(locs, out);
+  fetched<<<1, 64>>>(buf, out);
+  tupleLike<<<1, 64>>>(out);
+}
+
+// Each structured binding is one compared local, named by its bindings.
+// CHECK: ldcc_locals[] = {"bindings: [a, b]", "bindings: two", "bindings: [first, second]", "bindings: [pa, pb]", "fetched: x", nullptr};
+
+// The hidden variables at function scope: by value (const dropped: the clone assigns it), and a
+// pointer for the one bound by reference.
+// CHECK: bindings__ldcc_checked(
+// CHECK-SAME: ::ldcc::rt::type_t<Loc> ldcc_bindings2{{[{}]*}}; ::ldcc::rt::type_t<int[2]> two__ldcc3{{[{}]*}}; ::ldcc::rt::type_t<int[2]> ldcc_bindings4{{[{}]*}}; ::ldcc::rt::type_t<Loc *> ldcc_bindings5{{[{}]*}};
+// CHECK: { if (ldcc_site(0u)) goto ldcc_dispatch; ldcc_resume_0:; }
+// CHECK-NEXT: ::ldcc::rt::assign(ldcc_bindings2, {{ *}}locs[i__ldcc1]);
+// CHECK-NEXT: { decltype(two__ldcc3) ldcc_init = {pairs[(i__ldcc1 + 1) % 64].a, pairs[(i__ldcc1 + 2) % 64].b}; ::ldcc::rt::assign(two__ldcc3, ldcc_init); }
+// CHECK-NEXT: ::ldcc::rt::assign(ldcc_bindings4, {{ *}}two__ldcc3);
+// CHECK-NEXT: ldcc_bindings5 = &({{ *}}pairs[i__ldcc1]);
+// CHECK-NEXT: (*::ldcc::rt::store(ldcc_t, &(((*ldcc_bindings5).a)))) += (ldcc_bindings2.a);
+// CHECK-NEXT: { if (ldcc_site(1u)) goto ldcc_dispatch; ldcc_resume_1:; }
+// CHECK-NEXT: (*::ldcc::rt::store(ldcc_t, &(out[i__ldcc1]))) = (ldcc_bindings2.a) * (ldcc_bindings2.b) + (ldcc_bindings4[0]) - (ldcc_bindings4[1]) + ((*ldcc_bindings5).a) + ((*ldcc_bindings5).b);
+
+// i and twice move to the entry; x, loaded through a pointer, is assigned after the first barrier.
+// CHECK: fetched__ldcc_checked(
+// CHECK-SAME: const int i__ldcc{{[0-9]+}} = threadIdx.x; const int twice__ldcc{{[0-9]+}} = 2 * i__ldcc{{[0-9]+}}; ::ldcc::rt::type_t<int> x__ldcc{{[0-9]+}}{{[{}]*}};
+// CHECK: { if (ldcc_site({{[0-9]+}}u)) goto ldcc_dispatch; ldcc_resume_{{[0-9]+}}:; }
+// CHECK-NEXT: x__ldcc{{[0-9]+}} = __ldg({{.*}}buf{{.*}} + (i__ldcc{{[0-9]+}} ^ 32));
+// CHECK-NEXT: { if (ldcc_site({{[0-9]+}}u)) goto ldcc_dispatch; ldcc_resume_{{[0-9]+}}:; }
+
+// WARN: hoisted_forms.cu:43: warning: ldcc: kernel 'tupleLike' runs unchecked: the structured binding [p, q] lives across a barrier and binds through get<>() (a tuple-like type)

@@ -265,9 +265,12 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   for (const LocalPlan &p : locals) {
     for (const DeclRefExpr *ref : uses[p.var]) {
       const auto *binding = dyn_cast<BindingDecl>(ref->getDecl());
-      const std::string whole = p.bindsReference ? "(*" + p.newName + ")" : p.newName;
-      ed.replaceToken(ref->getLocation(), binding ? "(" + whole + p.parts.at(binding) + ")" : p.newName,
-                      "a local variable");
+      std::string text = p.newName;
+      if (binding) {
+        text = p.parts.at(binding);
+        text.replace(text.find('@'), 1, p.bindsReference ? "(*" + p.newName + ")" : p.newName);
+      }
+      ed.replaceToken(ref->getLocation(), text, "a local variable");
     }
     if (!isa<DecompositionDecl>(p.var)) ed.replaceToken(p.var->getLocation(), p.newName, "a local variable");
   }

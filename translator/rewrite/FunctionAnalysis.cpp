@@ -953,18 +953,23 @@ std::string TranslationUnitAnalysis::planBindings(const DecompositionDecl &decom
       return "binds a reference to a temporary";
     plan.bindsReference = true;
   }
+  const size_t count = decomposition.bindings().size();
+  size_t k = 0;
   for (const BindingDecl *b : decomposition.bindings()) {
-    if (b->getHoldingVar()) return "binds through get<>() (a tuple-like type)";
     const Expr *part = b->getBinding() ? b->getBinding()->IgnoreImplicit() : nullptr;
-    if (const auto *member = dyn_cast_or_null<MemberExpr>(part)) {
-      plan.parts[b] = "." + member->getMemberDecl()->getNameAsString();
+    if (b->getHoldingVar()) {  // tuple-like: get<k>, through the runtime (region_check.cuh, binding)
+      if (count > 6) return "binds more than 6 names of a tuple-like type";
+      plan.parts[b] = "::ldcc::rt::binding<" + std::to_string(k) + ", " + std::to_string(count) + ">(@)";
+    } else if (const auto *member = dyn_cast_or_null<MemberExpr>(part)) {
+      plan.parts[b] = "(@." + member->getMemberDecl()->getNameAsString() + ")";
     } else if (const auto *element = dyn_cast_or_null<ArraySubscriptExpr>(part)) {
       Expr::EvalResult index;
       if (!element->getIdx()->EvaluateAsInt(index, ctx_)) return "binds an element it cannot name";
-      plan.parts[b] = "[" + std::to_string(index.Val.getInt().getExtValue()) + "]";
+      plan.parts[b] = "(@[" + std::to_string(index.Val.getInt().getExtValue()) + "])";
     } else {
       return "binds a part it cannot name";
     }
+    ++k;
   }
   return "";
 }

@@ -56,7 +56,8 @@ struct LocalPlan {
   bool compared = true;  // false: its value differs between executions by nature (clock(), ...)
   // A structured binding (`auto [a, b] = e;`, the var a DecompositionDecl): the hidden variable is
   // hoisted as newName, a pointer to what it names where it is a reference (bindsReference), and each
-  // binding is rewritten to its part of it: ".a", "[1]".
+  // binding is rewritten to its part of it, `@` standing for the hidden variable: "(@.a)", "(@[1])",
+  // "::ldcc::rt::binding<1, 2>(@)" (tuple-like).
   bool bindsReference = false;
   std::map<const clang::BindingDecl *, std::string> parts;
 };

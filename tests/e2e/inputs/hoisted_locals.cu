@@ -1,12 +1,13 @@
 // Locals that live across barriers, in forms the translator once broke (translator/rewrite,
 // planLocals: every such local is hoisted to function scope or, when invariant, moved there whole):
-//   bindings: structured bindings: of a struct by value, of an array, and by reference into shared
-//             memory (written through it), each used after a later barrier;
+//   bindings: structured bindings: of a struct by value, of an array, by reference into shared
+//             memory (written through it), and of a tuple-like type, each used after a later barrier;
 //   fetched:  `const int x = __ldcg(buf + j)` after a barrier: a library call given a pointer reads
 //             memory, so it is not invariant: moved to the kernel's entry it read buf before the
 //             other warp's stores.
 // All race-free: the checked output must equal native's, in check and deterministic mode.
 #include <cstdio>
+#include <cuda/std/utility>
 #include <cuda_runtime.h>
 
 struct Loc {
@@ -26,10 +27,11 @@ __global__ void bindings(const Loc* locs, int* out) {
   auto [first, second] = two;
   auto& [pa, pb] = pairs[i];
   pa += a;
+  auto [p, q] = cuda::std::pair<int, int>(s[(i + 3) % 64], 5 * i);
   __syncthreads();
   s[i] = a * b + first - second + pa + pb;
   __syncthreads();
-  out[i] = s[(i + 32) % 64] + a - b + pa;
+  out[i] = s[(i + 32) % 64] + a - b + pa + p * q;
 }
 
 __global__ void fetched(int* buf, int* out) {

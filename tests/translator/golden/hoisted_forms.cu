@@ -1,8 +1,8 @@
 // Locals that live across a barrier in forms that need more than a renamed declaration
 // (FunctionAnalysis.cpp, planLocals and planBindings; CloneWriter.cpp):
 //   - a structured binding declares one hidden variable: hoisted as ldcc_bindingsN (a pointer where
-//     it binds by reference), its bindings rewritten to their parts of it (`.a`, `[1]`, `(*p).a`);
-//     one through get<>() (a tuple-like type) is refused;
+//     it binds by reference), its bindings rewritten to their parts of it (`.a`, `[1]`, `(*p).a`),
+//     or, for a tuple-like type, to ::ldcc::rt::binding<k, n> (get<k>, as the declaration binds them);
 //   - an array with an initializer is built in a temporary of the same type (decltype has the bounds);
 //   - a library call given a pointer reads memory: its local is not invariant, so it is assigned
 //     where it was declared, after the barrier, not moved to the kernel's entry.
@@ -52,7 +52,7 @@ void run(const Loc *locs, const int *buf, int *out) {
 }
 
 // Each structured binding is one compared local, named by its bindings.
-// CHECK: ldcc_locals[] = {"bindings: [a, b]", "bindings: two", "bindings: [first, second]", "bindings: [pa, pb]", "fetched: x", nullptr};
+// CHECK: ldcc_locals[] = {"bindings: [a, b]", "bindings: two", "bindings: [first, second]", "bindings: [pa, pb]", "fetched: x", "tupleLike: [p, q]", nullptr};
 
 // The hidden variables at function scope: by value (const dropped: the clone assigns it), and a
 // pointer for the one bound by reference.
@@ -74,4 +74,8 @@ void run(const Loc *locs, const int *buf, int *out) {
 // CHECK-NEXT: x__ldcc{{[0-9]+}} = __ldg({{.*}}buf{{.*}} + (i__ldcc{{[0-9]+}} ^ 32));
 // CHECK-NEXT: { if (ldcc_site({{[0-9]+}}u)) goto ldcc_dispatch; ldcc_resume_{{[0-9]+}}:; }
 
-// WARN: hoisted_forms.cu:43: warning: ldcc: kernel 'tupleLike' runs unchecked: the structured binding [p, q] lives across a barrier and binds through get<>() (a tuple-like type)
+// CHECK: tupleLike__ldcc_checked(
+// CHECK-SAME: ::ldcc::rt::type_t<cuda::std::pair<int, int>> ldcc_bindings1{{[{}]*}};
+// CHECK: ::ldcc::rt::assign(ldcc_bindings1, {{ *}}cuda::std::pair<int, int>(s[threadIdx.x], 1));
+// CHECK-NEXT: { if (ldcc_site({{[0-9]+}}u)) goto ldcc_dispatch; ldcc_resume_{{[0-9]+}}:; }
+// CHECK-NEXT: (*::ldcc::rt::store(ldcc_t, &(out[threadIdx.x]))) = ::ldcc::rt::binding<0, 2>(ldcc_bindings1) + ::ldcc::rt::binding<1, 2>(ldcc_bindings1);

@@ -243,6 +243,26 @@ struct ThreadState {
 template <typename T>
 using type_t = T;
 
+// The K-th of the references `first, rest...`.
+template <size_t K, typename First, typename... Rest>
+__device__ __forceinline__ decltype(auto) kth_of(First& first, Rest&... rest) {
+  if constexpr (K == 0) return first;
+  else return kth_of<K - 1>(rest...);
+}
+
+// Binding K of `auto& [b0, ..., b{N-1}] = x`: how the clone names the bindings of a hoisted structured
+// binding of a tuple-like type (get<K>, as the declaration binds them; translator planBindings).
+template <size_t K, size_t N, typename T>
+__device__ __forceinline__ decltype(auto) binding(T& x) {
+  static_assert(N >= 1 && N <= 6, "structured bindings of 1 to 6 names");
+  if constexpr (N == 1) { auto& [b0] = x; return kth_of<K>(b0); }
+  else if constexpr (N == 2) { auto& [b0, b1] = x; return kth_of<K>(b0, b1); }
+  else if constexpr (N == 3) { auto& [b0, b1, b2] = x; return kth_of<K>(b0, b1, b2); }
+  else if constexpr (N == 4) { auto& [b0, b1, b2, b3] = x; return kth_of<K>(b0, b1, b2, b3); }
+  else if constexpr (N == 5) { auto& [b0, b1, b2, b3, b4] = x; return kth_of<K>(b0, b1, b2, b3, b4); }
+  else { auto& [b0, b1, b2, b3, b4, b5] = x; return kth_of<K>(b0, b1, b2, b3, b4, b5); }
+}
+
 enum Action : int { kContinue = 0, kRewind = 1, kDone = 2 };
 
 __device__ __forceinline__ uint32_t thread_rank() {

@@ -413,6 +413,12 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   auto qualified = [&](const VarDecl *v) { return namespacePrefix(v->getDeclContext()) + v->getNameAsString(); };
   std::ostringstream rebase, symbols;
   if (globals) {
+    for (const unsigned i : globals->constParams) {
+      const ParmVarDecl *param = fn->getParamDecl(i);
+      const std::string name = param->getNameAsString(), renamed = name + "__ldcc_const";
+      ed.replaceToken(param->getLocation(), renamed, "a const parameter");
+      rebase << "std::remove_const_t<decltype(" << renamed << ")> " << name << " = " << renamed << "; ";
+    }
     for (const KernelPointer &p : globals->pointers)
       if (p.assignable) rebase << p.access << " = ::ldcc::rt::global_ptr(ldcc_t, " << p.access << "); ";
     for (size_t i = 0; i < globals->deviceVars.size(); ++i)

@@ -499,6 +499,9 @@ private:
       return refuse("a barrier inside a larger expression", call->getBeginLoc());
     if (b.predicate && b.predicate->HasSideEffects(ctx_, false))
       return refuse("a barrier predicate with side effects", call->getBeginLoc());
+    // Each site keeps one barrier result (bar_count & co.): two in a statement would both read the last.
+    for (const Barrier &other : facts_.barriers)
+      if (other.statement == statement) return refuse("two barriers in one statement", call->getBeginLoc());
     b.statement = statement;
     facts_.barriers.push_back(b);
   }
@@ -990,8 +993,10 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
 
   std::set<const VarDecl *> invariantOk;
   for (const ParmVarDecl *p : facts.fn->parameters()) {
-    if (onlyRead(ctx_, uses[p])) invariantOk.insert(p);
-    else facts.modifiedParams.push_back(p);
+    // A reference parameter names memory that may change before a declaration runs (a helper's
+    // `const float& x` bound to shared memory another warp stores to before the barrier).
+    if (!onlyRead(ctx_, uses[p])) facts.modifiedParams.push_back(p);
+    else if (!p->getType()->isReferenceType()) invariantOk.insert(p);
   }
 
   // Locals whose scope contains a resume point after their declaration, in source order.
@@ -1059,7 +1064,7 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
         t.removeLocalConst();
       }
       const QualType canonical = t.getCanonicalType();
-      const bool dependentAuto = t->getContainedAutoType() && t->isUndeducedType();
+      const bool dependentAuto = t->getContainedAutoType() && (t->isUndeducedType() || t->isDependentType());
       const bool localClass = canonical->getAsTagDecl() && canonical->getAsTagDecl()->getDeclContext()->isFunctionOrMethod();
       if (t->isReferenceType() || dependentAuto || localClass || (canonical->isArrayType() && canonical.isConstQualified()) ||
           (t.isConstQualified() && !t->isScalarType())) {

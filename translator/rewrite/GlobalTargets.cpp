@@ -262,9 +262,11 @@ std::vector<Root> GlobalTargetAnalysis::writesOf(const FunctionFacts &facts) {
 KernelGlobals GlobalTargetAnalysis::of(const FunctionFacts &kernel) const {
   KernelGlobals g;
   const FunctionDecl *fn = kernel.fn;
+  // A parameter's own const does not stop the rebase (constParams); an unnamed one is never used.
   for (unsigned i = 0; i < fn->getNumParams(); ++i) {
     const ParmVarDecl *p = fn->getParamDecl(i);
-    collectPointers(ctx_, p->getType(), i, {}, p->getNameAsString(), 0, !p->getType().isConstQualified(), g.pointers);
+    if (!p->getName().empty())
+      collectPointers(ctx_, p->getType().getUnqualifiedType(), i, {}, p->getNameAsString(), 0, true, g.pointers);
   }
   const auto found = writes_.find(fn);
   const std::vector<Root> none;
@@ -276,6 +278,14 @@ KernelGlobals GlobalTargetAnalysis::of(const FunctionFacts &kernel) const {
     for (const Root &r : roots)
       if (r.kind == Root::Param && r.param == p.param && r.fields == p.fields) p.written = true;
     if (unknown && !constPointee) p.written = true;
+  }
+  for (unsigned i = 0; i < fn->getNumParams(); ++i) {
+    if (!fn->getParamDecl(i)->getType().isConstQualified()) continue;
+    const bool rebased = std::any_of(g.pointers.begin(), g.pointers.end(),
+                                     [&](const KernelPointer &p) { return p.param == i && p.written && p.assignable; });
+    if (rebased) g.constParams.insert(i);
+    for (KernelPointer &p : g.pointers)
+      if (p.param == i && !rebased) p.assignable = false;
   }
   const StoredParams stored = storedParams(ctx_, tu_, fn);
   for (KernelPointer &p : g.pointers) {

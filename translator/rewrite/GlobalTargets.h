@@ -9,6 +9,7 @@
 #include "rewrite/FunctionAnalysis.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct KernelPointer {
 
 struct KernelGlobals {
   std::vector<KernelPointer> pointers;              // every pointer the clone rebases
+  // Const parameters holding a written pointer (`float* const out`, `const Args a`): the clone renames
+  // each and rebases a mutable copy under its name.
+  std::set<unsigned> constParams;
   std::vector<const clang::VarDecl *> deviceVars;   // written __device__ variables, in query order
 };
 

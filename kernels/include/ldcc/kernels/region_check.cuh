@@ -1105,7 +1105,13 @@ __device__ __forceinline__ bool same_bytes(const T& a, const T& b) {
 template <typename T>
 __device__ __forceinline__ void compare_local(const ThreadState& t, uint32_t local, const T& pass1, const T& pass2) {
   using Element = std::remove_all_extents_t<T>;
-  if constexpr (std::is_scalar_v<Element>) {
+  if constexpr (std::is_scalar_v<Element> && std::is_volatile_v<Element>) {
+    // A volatile local: its value, read once each (an array of them is not compared).
+    if constexpr (!std::is_array_v<T>) {
+      const std::remove_cv_t<T> first = pass1, second = pass2;
+      if (!same_bytes(first, second)) log_register_race(t, local);
+    }
+  } else if constexpr (std::is_scalar_v<Element>) {
     if (!same_bytes(pass1, pass2)) log_register_race(t, local);
   }
 }

@@ -1,0 +1,104 @@
+// Parameters and locals in forms the translator once got wrong (a review's findings):
+//   - a const pointer parameter the kernel writes through (`float* const __restrict__ out`), and a
+//     const struct parameter holding one: the clone renames the parameter and rebases a mutable copy
+//     under its name (before, the pointer was left out of the checked targets without a word);
+//   - an unnamed pointer parameter is never used, and not rebased (before: `global_ptr(ldcc_t, )`);
+//   - a helper's reference parameter may name memory another warp stores to before a barrier: a local
+//     read from it is assigned in place, not moved to the entry;
+//   - a volatile local across a barrier is compared by value (the translation compiles);
+//   - refused, with the reason: two barriers in one statement (each site keeps one barrier result),
+//     and an `auto` local with a dependent initializer across a barrier.
+
+struct Args {
+  float *out;
+  int n;
+};
+
+__global__ void constOut(const float *const __restrict__ in, float *const __restrict__ out, const int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 2.f * in[i];
+}
+
+__global__ void constStruct(const Args a) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < a.n) a.out[i] = 1.f;
+}
+
+__global__ void unnamed(float *out, const float *) { out[threadIdx.x] = 1.f; }
+
+__device__ float later(const float &x, float *s) {
+  s[threadIdx.x] = threadIdx.x * 2.f;
+  __syncthreads();
+  const float v = x;
+  __syncthreads();
+  return v;
+}
+
+__global__ void viaReference(float *out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = 0.f;
+  __syncthreads();
+  float r = later(s[(threadIdx.x + 1) % 64], s);
+  out[threadIdx.x] = r;
+}
+
+__global__ void volatileLocal(int *out) {
+  __shared__ int s[64];
+  volatile int spins = threadIdx.x;
+  s[threadIdx.x] = spins;
+  __syncthreads();
+  spins = spins + s[(threadIdx.x + 1) % 64];
+  out[threadIdx.x] = spins;
+}
+
+__global__ void twoCounts(int *out) {
+  __shared__ int s[64];
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  int total = __syncthreads_count(s[threadIdx.x] & 1) + __syncthreads_count(s[threadIdx.x] & 2);
+  out[threadIdx.x] = total;
+}
+
+template <typename T>
+__global__ void dependentAuto(const T *in, T *out) {
+  __shared__ T s[64];
+  auto v = in[threadIdx.x];
+  s[threadIdx.x] = v;
+  __syncthreads();
+  v += s[(threadIdx.x + 1) % 64];
+  out[threadIdx.x] = v;
+}
+
+void run(const float *in, float *out, int *iout, int n) {
+  constOut<<<1, 64>>>(in, out, n);
+  constStruct<<<1, 64>>>(Args{out, n});
+  unnamed<<<1, 64>>>(out, in);
+  viaReference<<<1, 64>>>(out);
+  volatileLocal<<<1, 64>>>(iout);
+  twoCounts<<<1, 64>>>(iout);
+  dependentAuto<<<1, 64>>>(in, out);
+}
+
+// The const parameters' pointers are checked targets (parameter 1 of constOut, a.out of constStruct).
+// CHECK: ldcc_desc_0_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, true, false},
+// CHECK: ldcc_desc_1_globals[] = {{[{][{]}}"a.out", 0, 0ull, 4ull, false, false},
+// CHECK: ldcc_desc_2_globals[] = {{[{][{]}}"out", 0, 0ull, 4ull, true, false},
+
+// CHECK: constOut__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, const float *const __restrict__ in, float *const __restrict__ out__ldcc_const, const int n)
+// CHECK-SAME: std::remove_const_t<decltype(out__ldcc_const)> out = out__ldcc_const; out = ::ldcc::rt::global_ptr(ldcc_t, out);
+// CHECK: constStruct__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, const Args a__ldcc_const)
+// CHECK-SAME: std::remove_const_t<decltype(a__ldcc_const)> a = a__ldcc_const; a.out = ::ldcc::rt::global_ptr(ldcc_t, a.out);
+// CHECK: unnamed__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, float *out, const float *)
+// CHECK-SAME: out = ::ldcc::rt::global_ptr(ldcc_t, out); struct ldcc_frame
+
+// x is read after the first barrier, where the other warps' stores to s are in.
+// CHECK: later__ldcc_checked(::ldcc::rt::ThreadState& ldcc_t, const float &x, float *s) {::ldcc::rt::type_t<float> v__ldcc1{{[{}]*}};
+// CHECK: { if (ldcc_site(0u)) goto ldcc_dispatch; ldcc_resume_0:; }
+// CHECK-NEXT: v__ldcc1 = x;
+// CHECK-NEXT: { if (ldcc_site(1u)) goto ldcc_dispatch; ldcc_resume_1:; }
+
+// CHECK: volatileLocal__ldcc_checked(
+// CHECK-SAME: ::ldcc::rt::type_t<volatile int> spins__ldcc{{[0-9]+}}{{[{}]*}};
+
+// WARN: param_forms.cu:58: warning: ldcc: kernel 'twoCounts' runs unchecked: two barriers in one statement
+// WARN-NEXT: param_forms.cu:65: warning: ldcc: kernel 'dependentAuto' runs unchecked: the local 'v' lives across a barrier and cannot be moved to function scope (reference, const aggregate, dependent auto or local type)

@@ -11,6 +11,7 @@
 #include <clang/Lex/Lexer.h>
 
 #include <cctype>
+#include <set>
 #include <sstream>
 
 using namespace clang;
@@ -83,6 +84,7 @@ public:
   bool replaceToken(SourceLocation loc, const std::string &text, const char *what) {
     SourceLocation f = fileLoc(loc);
     if (f.isInvalid()) return fail(std::string(what) + " inside a macro", loc);
+    if (!firstAtMacroArgument(loc, f, "=" + text)) return true;
     const unsigned len = Lexer::MeasureTokenLength(f, sm_, ctx_.getLangOpts());
     rw_.ReplaceText(f, len, text);
     return true;
@@ -96,12 +98,14 @@ public:
   bool insertBefore(SourceLocation loc, const std::string &text, const char *what) {
     CharSourceRange fr = fileRange(SourceRange(loc, loc));
     if (fr.isInvalid()) return fail(std::string(what) + " inside a macro", loc);
+    if (!firstAtMacroArgument(loc, fr.getBegin(), "<" + text)) return true;
     rw_.InsertTextBefore(fr.getBegin(), text);
     return true;
   }
   bool insertAfterToken(SourceLocation loc, const std::string &text, const char *what) {
     CharSourceRange fr = fileRange(SourceRange(loc, loc));
     if (fr.isInvalid()) return fail(std::string(what) + " inside a macro", loc);
+    if (!firstAtMacroArgument(loc, fr.getEnd(), ">" + text)) return true;
     rw_.InsertTextAfter(fr.getEnd(), text);
     return true;
   }
@@ -125,9 +129,18 @@ public:
   Refusal refusal;
 
 private:
+  // A macro argument the macro expands twice (`#define SQ(x) ((x)*(x))`) gives two AST nodes spelled
+  // at one place in the file, and each would get the same edit there (`v__ldcc1__ldcc1`): only the
+  // first is made. False for a repeat of an edit at a macro argument's spelling.
+  bool firstAtMacroArgument(SourceLocation loc, SourceLocation at, const std::string &edit) {
+    if (loc.isFileID()) return true;
+    return macroArgumentEdits_.insert({sm_.getFileOffset(at), edit}).second;
+  }
+
   ASTContext &ctx_;
   const SourceManager &sm_;
   Rewriter rw_;
+  std::set<std::pair<unsigned, std::string>> macroArgumentEdits_;
 };
 
 // The statement that gives a hoisted structured binding (LocalPlan::parts) its value where the

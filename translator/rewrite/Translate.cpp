@@ -97,6 +97,7 @@ public:
       }
       insertClone(f.fn, clone.preamble + clone.text);
       insertClone(f.fn, blocks.text);
+      if (!isa<CXXMethodDecl>(f.fn)) insertPrototype(f.fn, {CloneKind::Checked, CloneKind::Blocks}, false);
     }
     for (const FunctionFacts &f : tu.functions()) {
       if (!f.isKernel) continue;
@@ -123,7 +124,8 @@ public:
           insertClone(f.fn, clone.text);
           if (k.inShared) insertClone(f.fn, clone.inSharedText);
           insertClone(f.fn, blocks.text);
-          insertPrototype(f.fn, k.inShared);
+          if (k.inShared) insertPrototype(f.fn, {CloneKind::Checked, CloneKind::CheckedInShared, CloneKind::Blocks}, true);
+          else insertPrototype(f.fn, {CloneKind::Checked, CloneKind::Blocks}, true);
         }
       }
       if (k.refusal.refused()) {
@@ -205,8 +207,9 @@ private:
                                    cString(sm_.getPresumedLoc(next).getFilename()) + "\n");
   }
 
-  // A kernel declared before its definition may be launched before it: declare the clone there too.
-  void insertPrototype(const FunctionDecl *fn, bool inShared) {
+  // A kernel declared before its definition may be launched before it, and a helper called before it:
+  // declare the clones (of the given kinds) there too.
+  void insertPrototype(const FunctionDecl *fn, std::initializer_list<CloneKind> kinds, bool isKernel) {
     const FunctionDecl *first = fn->getFirstDecl();
     if (const FunctionTemplateDecl *ft = fn->getDescribedFunctionTemplate())
       first = ft->getCanonicalDecl()->getTemplatedDecl();
@@ -216,9 +219,8 @@ private:
     if (!sm_.isWrittenInMainFile(end)) return;
     Refusal ignored;
     std::string proto;
-    for (CloneKind kind : {CloneKind::Checked, CloneKind::CheckedInShared, CloneKind::Blocks}) {
-      if (kind == CloneKind::CheckedInShared && !inShared) continue;
-      const std::string one = writeClonePrototype(first, true, ctx_, ignored, kind, blockBound(fn));
+    for (CloneKind kind : kinds) {
+      const std::string one = writeClonePrototype(first, isKernel, ctx_, ignored, kind, blockBound(fn));
       if (one.empty()) return;
       proto += (proto.empty() ? "" : " ") + one;
     }

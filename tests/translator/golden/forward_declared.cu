@@ -54,10 +54,28 @@ template <int STEP> __global__ void addStep(int *data, int n) {
 // CHECK: #line 19 "{{.*}}/forward_declared.cu"
 // CHECK-NEXT: __global__ void __launch_bounds__(128) addOne__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, int *data, int n) {
 // CHECK-SAME: ldcc_shared_type_0& staged = ::ldcc::rt::target_ref<ldcc_shared_type_0>(ldcc_t.base, ldcc_ctx.offsets[0]);
-// CHECK:   { if (ldcc_site(0u)) goto ldcc_dispatch; ldcc_resume_0:; }
+// CHECK:   { if (ldcc_site({{[0-9]+}}u)) goto ldcc_dispatch; ldcc_resume_{{[0-9]+}}:; }
 // CHECK: #line 27 "{{.*}}/forward_declared.cu"
 // CHECK-NEXT: __global__ void __launch_bounds__(1) resetCounter__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx) {
 // CHECK-SAME: { (*::ldcc::rt::store(ldcc_t, &(g_counter))) = 0; } ldcc_exit:
 // CHECK: #line 29 "{{.*}}/forward_declared.cu"
 // CHECK-NEXT: template <int STEP> __global__ void __launch_bounds__(128) addStep__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, int *data, int n) {
 // CHECK: if (i < n) (*::ldcc::rt::store(ldcc_t, &(data[i]))) += STEP;
+
+// A helper that synchronizes, declared before the kernel that calls it and defined after: its clones
+// are declared after its declaration too.
+__device__ float exchange(float *s, float v);
+__global__ void callsEarly(float *out) {
+  __shared__ float s[64];
+  float a = exchange(s, 1.f * threadIdx.x);
+  out[threadIdx.x] = a;
+}
+__device__ float exchange(float *s, float v) {
+  s[threadIdx.x] = v;
+  __syncthreads();
+  return s[63 - threadIdx.x];
+}
+void runEarly(float *out) { callsEarly<<<1, 64>>>(out); }
+// CHECK: __device__ float exchange(float *s, float v); __device__ float exchange__ldcc_checked(::ldcc::rt::ThreadState& ldcc_t, float *s, float v); __device__ float exchange__ldcc_blocks(::ldcc::rt::BlockRunState& ldcc_t, float *s, float v);
+// CHECK: callsEarly__ldcc_checked(
+// CHECK: exchange__ldcc_checked(ldcc_t, s, 1.f * threadIdx.x)

@@ -3,6 +3,7 @@
 //   - a structured binding declares one hidden variable: hoisted as ldcc_bindingsN (a pointer where
 //     it binds by reference), its bindings rewritten to their parts of it (`.a`, `[1]`, `(*p).a`),
 //     or, for a tuple-like type, to ::ldcc::rt::binding<k, n> (get<k>, as the declaration binds them);
+//   - a local in a macro argument the macro expands twice is renamed once;
 //   - an array with an initializer is built in a temporary of the same type (decltype has the bounds);
 //   - a library call given a pointer reads memory: its local is not invariant, so it is assigned
 //     where it was declared, after the barrier, not moved to the kernel's entry.
@@ -45,14 +46,25 @@ __global__ void tupleLike(int *out) {
   out[threadIdx.x] = p + q;
 }
 
+// A macro that expands its argument twice: the local is renamed once at its one spelling.
+#define SQUARE(x) ((x) * (x))
+__global__ void squared(const float *in, float *out) {
+  __shared__ float s[64];
+  float v = in[threadIdx.x];
+  s[threadIdx.x] = v;
+  __syncthreads();
+  out[threadIdx.x] = SQUARE(v) + s[63 - threadIdx.x];
+}
+
 void run(const Loc *locs, const int *buf, int *out) {
   bindings<<<1, 64>>>(locs, out);
   fetched<<<1, 64>>>(buf, out);
   tupleLike<<<1, 64>>>(out);
+  squared<<<1, 64>>>((const float *)buf, (float *)out);
 }
 
 // Each structured binding is one compared local, named by its bindings.
-// CHECK: ldcc_locals[] = {"bindings: [a, b]", "bindings: two", "bindings: [first, second]", "bindings: [pa, pb]", "fetched: x", "tupleLike: [p, q]", nullptr};
+// CHECK: ldcc_locals[] = {"bindings: [a, b]", "bindings: two", "bindings: [first, second]", "bindings: [pa, pb]", "fetched: x", "tupleLike: [p, q]", "squared: v", nullptr};
 
 // The hidden variables at function scope: by value (const dropped: the clone assigns it), and a
 // pointer for the one bound by reference.
@@ -79,3 +91,6 @@ void run(const Loc *locs, const int *buf, int *out) {
 // CHECK: ::ldcc::rt::assign(ldcc_bindings1, {{ *}}cuda::std::pair<int, int>(s[threadIdx.x], 1));
 // CHECK-NEXT: { if (ldcc_site({{[0-9]+}}u)) goto ldcc_dispatch; ldcc_resume_{{[0-9]+}}:; }
 // CHECK-NEXT: (*::ldcc::rt::store(ldcc_t, &(out[threadIdx.x]))) = ::ldcc::rt::binding<0, 2>(ldcc_bindings1) + ::ldcc::rt::binding<1, 2>(ldcc_bindings1);
+
+// CHECK: squared__ldcc_checked(
+// CHECK: (*::ldcc::rt::store(ldcc_t, &(out[threadIdx.x]))) = SQUARE(v__ldcc{{[0-9]+}}) + s[63 - threadIdx.x];

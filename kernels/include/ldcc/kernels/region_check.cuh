@@ -607,23 +607,31 @@ __device__ __forceinline__ void warp_span(uint32_t lanes, unsigned long long& lo
 // Whether this thread is the lowest of the active lanes `lanes` (a warp's lanes follow thread_rank).
 __device__ __forceinline__ bool lane_leader(uint32_t lanes) { return thread_rank() % 32 == uint32_t(__ffs(lanes) - 1); }
 
+// The bytes [lo, hi) of the active lanes `lanes` join [*into_lo, *into_hi): the lanes combine first and
+// the lowest makes the two atomics (one thread's each made every thread of a block queue on the same
+// two words). Whether this thread made them (an empty combined range makes none).
+__device__ __forceinline__ bool join_warp_span(uint32_t lanes, unsigned long long lo, unsigned long long hi,
+                                               unsigned long long* into_lo, unsigned long long* into_hi) {
+  warp_span(lanes, lo, hi);
+  if (!lane_leader(lanes) || lo >= hi) return false;
+  atomicMin(into_lo, lo);
+  atomicMax(into_hi, hi);
+  return true;
+}
+
 // This thread's written ranges (ThreadState::written_lo/hi) join its block's (BlockState::written_lo/hi,
-// written_targets, and writer_warps where it is given); clear_written_ranges empties them. A warp's
-// lanes combine first and the lowest makes the atomics: one thread's each made every thread of a block
-// queue on the same two words. Per target: one range over a thread's stores to two targets covered the
-// copies between them (b+tree's findRangeK stores to two targets in one region: 0.5 s of sites).
+// written_targets, and writer_warps where it is given), a warp's lanes combined (join_warp_span);
+// clear_written_ranges empties them. Per target: one range over a thread's stores to two targets
+// covered the copies between them (b+tree's findRangeK stores to two targets in one region: 0.5 s of
+// sites).
 __device__ __forceinline__ void publish_written_ranges(const ThreadState& t, uint32_t* writer_warps = nullptr) {
   const uint32_t lanes = __activemask();
   const uint32_t targets = warp_or(lanes, t.written_targets);
   if (targets && lane_leader(lanes)) atomicOr(&t.bs->written_targets, targets);
   for (uint32_t rest = targets; rest; rest &= rest - 1) {
     const uint32_t i = __ffs(rest) - 1;
-    unsigned long long lo = t.written_lo[i], hi = t.written_hi[i];
-    warp_span(lanes, lo, hi);
-    if (!lane_leader(lanes)) continue;
-    atomicMin(&t.bs->written_lo[i], lo);
-    atomicMax(&t.bs->written_hi[i], hi);
-    if (writer_warps) atomicOr(&writer_warps[i], 1u << t.warp);
+    const bool joined = join_warp_span(lanes, t.written_lo[i], t.written_hi[i], &t.bs->written_lo[i], &t.bs->written_hi[i]);
+    if (joined && writer_warps) atomicOr(&writer_warps[i], 1u << t.warp);
   }
 }
 
@@ -849,20 +857,16 @@ __device__ __forceinline__ void note_written(State& t, int i, const void* p, uin
   t.written_targets |= 1u << i;
 }
 
-// A thread's stores into its block's footprint (LaunchCtx::store_bounds), as it leaves. The lanes
-// leaving together combine their bounds first and the lowest of them makes the two atomics: one
-// thread's each made every thread of a block queue on the same two words.
+// A thread's stores into its block's footprint (LaunchCtx::store_bounds), as it leaves, combined with
+// the lanes leaving together (join_warp_span).
 static __device__ __noinline__ void publish_store_bounds(const LaunchCtx& c, const uint64_t* lo, const uint64_t* hi,
                                                         uint32_t written_targets) {
   const uint64_t blocks = uint64_t(gridDim.x) * gridDim.y * gridDim.z;
   const uint32_t lanes = __activemask();
   for (uint32_t rest = warp_or(lanes, written_targets); rest; rest &= rest - 1) {
     const uint32_t i = __ffs(rest) - 1;
-    unsigned long long first = lo[i], last = hi[i];
-    warp_span(lanes, first, last);
-    if (!lane_leader(lanes) || first >= last) continue;
-    atomicMin(&c.store_bounds[2 * i * blocks + block_rank()], first);
-    atomicMax(&c.store_bounds[(2 * i + 1) * blocks + block_rank()], last);
+    join_warp_span(lanes, lo[i], hi[i], &c.store_bounds[2 * i * blocks + block_rank()],
+                   &c.store_bounds[(2 * i + 1) * blocks + block_rank()]);
   }
 }
 
@@ -1193,13 +1197,7 @@ static __device__ __noinline__ bool warp_stores_overlap(const ThreadState& t) {
       bs.warp_hi[thread_rank()] = 0;
     }
     __syncthreads();
-    const uint32_t lanes = __activemask();
-    unsigned long long lo = t.written_lo[i], hi = t.written_hi[i];
-    warp_span(lanes, lo, hi);
-    if (lane_leader(lanes) && lo < hi) {
-      atomicMin(&bs.warp_lo[t.warp], lo);
-      atomicMax(&bs.warp_hi[t.warp], hi);
-    }
+    join_warp_span(__activemask(), t.written_lo[i], t.written_hi[i], &bs.warp_lo[t.warp], &bs.warp_hi[t.warp]);
     __syncthreads();
     bool mine = false;  // thread w: warp w's range meets a lower warp's
     if (const uint32_t w = thread_rank(); w < t.warps)

@@ -613,6 +613,11 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   Launch launch{desc, grid, block, (threads + 31) / 32, {}};
   uint64_t offset = 0;
   const uint32_t n = uint32_t(std::min<unsigned long long>(q[0], kMaxTargets));
+  // Every extern __shared__ array (the kernel's, its helpers', an accessor's) names the launch's one
+  // dynamic shared memory: they share one place in the layout, aligned for the most demanding.
+  uint64_t dynamic_align = 16, dynamic_offset = UINT64_MAX;
+  for (uint32_t i = 0; i < n; ++i)
+    if (q[2 + 8 * i] == 0) dynamic_align = std::max<uint64_t>(dynamic_align, q[3 + 8 * i]);
   for (uint32_t i = 0; i < n; ++i) {
     const unsigned long long* d = &q[2 + 8 * i];
     TargetLayout t;
@@ -620,14 +625,19 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
     t.bytes = d[0] ? d[0] : shared_bytes;  // extern __shared__: the launch's dynamic size
     // At least 16: the clones' target_ref (region_check.cuh) rounds each offset down to 16 so the compiler
     // sees the alignment.
-    const uint64_t align = std::max<uint64_t>(16, d[1]);
+    const uint64_t align = d[0] ? std::max<uint64_t>(16, d[1]) : dynamic_align;
     t.element_size = std::max<unsigned long long>(1, d[2]);
     for (unsigned long long k = 0; k < std::min<unsigned long long>(d[3], 4); ++k) t.extents.push_back(d[4 + k]);
     if (!t.extents.empty() && t.extents[0] == 0) t.extents[0] = t.bytes / t.element_size;
-    offset = (offset + align - 1) / align * align;
-    t.offset = offset;
-    ctx.offsets[i] = offset;
-    offset += t.bytes;
+    if (d[0] == 0 && dynamic_offset != UINT64_MAX) {
+      t.offset = dynamic_offset;
+    } else {
+      offset = (offset + align - 1) / align * align;
+      t.offset = offset;
+      offset += t.bytes;
+      if (d[0] == 0) dynamic_offset = t.offset;
+    }
+    ctx.offsets[i] = t.offset;
     launch.targets.push_back(t);
   }
   const uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z;

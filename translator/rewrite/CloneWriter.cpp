@@ -11,6 +11,7 @@
 #include <clang/Lex/Lexer.h>
 
 #include <cctype>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -162,6 +163,35 @@ std::string bindingsAssignment(const DecompositionDecl &decomposition, const Loc
   return "::ldcc::rt::assign(" + plan.newName + ", " + init + ");";
 }
 
+// The name each __shared__ variable of the function's body is referenced by in its clones: its own,
+// unless a parameter or another variable declared in the function has that name too.
+std::map<const VarDecl *, std::string> sharedReferenceNames(const FunctionFacts &facts) {
+  struct Names : RecursiveASTVisitor<Names> {
+    bool shouldVisitTemplateInstantiations() const { return false; }
+    bool VisitVarDecl(VarDecl *v) {
+      ++count[v->getNameAsString()];
+      return true;
+    }
+    bool VisitBindingDecl(BindingDecl *b) {
+      ++count[b->getNameAsString()];
+      return true;
+    }
+    std::map<std::string, unsigned> count;
+  } names;
+  for (const ParmVarDecl *p : facts.fn->parameters()) ++names.count[p->getNameAsString()];
+  names.TraverseStmt(facts.fn->getBody());
+  std::map<const VarDecl *, std::string> out;
+  unsigned index = 0;
+  for (const auto *list : {&facts.sharedLocals, &facts.sharedGlobals})
+    for (const VarDecl *v : *list) {
+      const std::string name = v->getNameAsString();
+      const unsigned own = v->isLocalVarDeclOrParm() ? 1 : 0;
+      out[v] = names.count[name] > own ? name + "__ldcc_shared" + std::to_string(index) : name;
+      ++index;
+    }
+  return out;
+}
+
 // Code before a statement; braces keep both together when the statement is an unbraced if/loop body.
 void insertBeforeStatement(CloneEditor &ed, ASTContext &ctx, const Stmt *s, const std::string &code, const char *what) {
   DynTypedNodeList parents = ctx.getParents(*s);
@@ -262,9 +292,39 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
       ed.insertAfterToken(use->getLocation(), ")", "a load");
     }
 
+  // --- shared variables whose name another variable of the function shares: renamed --------------
+  // Their references are declared at the function's top, where a parameter of that name would be
+  // redeclared, and a local of that name (or a sibling scope's __shared__ one) would shadow them.
+  // Before the locals' edits, so the declarations those move carry the new names along.
+  VariableUses uses = variableUses(fn->getBody());
+  const std::map<const VarDecl *, std::string> sharedNames = sharedReferenceNames(facts);
+  for (const auto &[var, name] : sharedNames)
+    if (name != var->getNameAsString())
+      for (const DeclRefExpr *ref : uses[var]) ed.replaceToken(ref->getLocation(), name, "a __shared__ variable");
+
+  // --- uses of the dynamic shared memory through an accessor: this clone's reference to its copy ------
+  auto dynamicSharedName = [&](const VarDecl *v) { return "ldcc_extern_shared_" + std::to_string(tables.slotOf(v)); };
+  // A call's own type where the pattern knows it (`auto p = dynamicShared<float>();` must stay a
+  // float*), else a value that converts to whichever pointer is asked for.
+  for (const DynamicSharedUse &use : facts.dynamicSharedUses) {
+    const std::string address = "reinterpret_cast<unsigned char*>(" + dynamicSharedName(use.var) + ")";
+    const QualType type = use.expr->getType();
+    const std::string text = !use.conversion && type->isPointerType() && !type->isDependentType()
+                                 ? "reinterpret_cast<" + printType(type, ctx) + ">(" + address + ")"
+                                 : "::ldcc::rt::DynamicShared{" + address + "}";
+    ed.replace(use.expr->getSourceRange(), text, "a use of the dynamic shared memory");
+  }
+  // Nothing inside a replaced use is edited again (`smem.getPointer()` on a hoisted `smem`).
+  auto replacedByUse = [&](SourceLocation loc) {
+    for (const DynamicSharedUse &use : facts.dynamicSharedUses) {
+      const SourceRange r = use.expr->getSourceRange();
+      if (!sm.isBeforeInTranslationUnit(loc, r.getBegin()) && !sm.isBeforeInTranslationUnit(r.getEnd(), loc)) return true;
+    }
+    return false;
+  };
+
   // --- locals: renamed everywhere, declarations moved or turned into assignments -------------------
   // (Only for re-executions, which jump back to sites: the blocks clone keeps its locals as written.)
-  VariableUses uses = variableUses(fn->getBody());
   std::set<const DeclStmt *> handledDecls;
   std::ostringstream moved, hoisted;
   std::vector<std::pair<std::string, std::string>> frame;  // (name, compare id or "")
@@ -277,6 +337,7 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   const std::vector<LocalPlan> &locals = checked ? facts.locals : noLocals;
   for (const LocalPlan &p : locals) {
     for (const DeclRefExpr *ref : uses[p.var]) {
+      if (replacedByUse(ref->getLocation())) continue;
       const auto *binding = dyn_cast<BindingDecl>(ref->getDecl());
       std::string text = p.newName;
       if (binding) {
@@ -378,9 +439,9 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   // in-shared kernel clone's, whose own shared variables are written into `sharedInShared`.
   const std::string layoutBase = checked ? "ldcc_t.base" : "ldcc_dynamic_shared";
   std::ostringstream sharedInShared;
-  auto sharedRef = [&](const VarDecl *v, const std::string &alias, const std::string &offset) {
+  auto sharedRef = [&](const VarDecl *v, const std::string &name, const std::string &alias, const std::string &offset) {
     aliases << "using " << alias << " = " << printType(v->getType(), ctx) << "; ";
-    const std::string ref = alias + "& " + v->getNameAsString() + " = ::ldcc::rt::target_ref<" + alias + ">(";
+    const std::string ref = alias + "& " + name + " = ::ldcc::rt::target_ref<" + alias + ">(";
     shared << ref << layoutBase << ", " << offset << "); ";
     sharedInShared << ref << "::ldcc::rt::copy_in_shared(ldcc_t, ldcc_dynamic_shared), " << offset << "); ";
   };
@@ -388,17 +449,26 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   if (kernel) {
     for (const VarDecl *v : facts.sharedLocals) layout.push_back(v);
     for (const VarDecl *v : facts.sharedGlobals) layout.push_back(v);
+    const std::vector<const VarDecl *> accessed = tu.dynamicSharedOf(fn);
+    for (const VarDecl *v : accessed) layout.push_back(v);
     const std::vector<const VarDecl *> helpers = tu.helperSharedOf(fn);
     for (const VarDecl *v : helpers) layout.push_back(v);
     if (layout.size() > kMaxSharedTargets)
       ed.fail("more __shared__ variables than the checker supports", fn->getLocation());
     for (size_t i = 0; i < layout.size(); ++i) {
       const VarDecl *v = layout[i];
-      const bool own = i < facts.sharedLocals.size() + facts.sharedGlobals.size();
+      const size_t owned = facts.sharedLocals.size() + facts.sharedGlobals.size();
       std::string alias;
-      if (own) {
+      if (i < owned + accessed.size()) {
         alias = "ldcc_shared_type_" + std::to_string(i);
-        sharedRef(v, alias, "ldcc_ctx.offsets[" + std::to_string(i) + "]");
+        const std::string offset = "ldcc_ctx.offsets[" + std::to_string(i) + "]";
+        if (i < owned) {
+          sharedRef(v, sharedNames.at(v), alias, offset);
+        } else {
+          // Helpers reach an accessor's array through its slot too.
+          sharedRef(v, dynamicSharedName(v), alias, offset);
+          helperOffsets << "ldcc_bs.helper_off[" << tables.slotOf(v) << "] = " << offset << "; ";
+        }
       } else {
         const unsigned slot = tables.slotOf(v);
         const DeclContext *owner = v->getDeclContext();
@@ -416,7 +486,11 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
       const unsigned slot = tables.slotOf(v);
       const std::string alias = "ldcc_helper_shared_" + std::to_string(slot);
       out.preamble += "using " + alias + " = " + printType(v->getType(), ctx) + "; ";
-      sharedRef(v, alias + "_local", "ldcc_t.bs->helper_off[" + std::to_string(slot) + "]");
+      sharedRef(v, sharedNames.at(v), alias + "_local", "ldcc_t.bs->helper_off[" + std::to_string(slot) + "]");
+    }
+    for (const VarDecl *v : facts.dynamicSharedVars()) {
+      const std::string slot = std::to_string(tables.slotOf(v));
+      sharedRef(v, dynamicSharedName(v), "ldcc_extern_shared_type_" + slot, "ldcc_t.bs->helper_off[" + slot + "]");
     }
     if (!facts.sharedGlobals.empty())
       ed.fail("a file-scope __shared__ variable used in a __device__ function", facts.sharedGlobals[0]->getLocation());
@@ -554,7 +628,7 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     if (knownLoads) pro << "unsigned ldcc_loaded = " << alwaysLoaded << "; ";
   }
   if (!kernel) {
-    if (!checked && !facts.sharedLocals.empty())
+    if (!checked && (!facts.sharedLocals.empty() || !facts.dynamicSharedUses.empty()))
       pro << "extern __shared__ __align__(16) unsigned char ldcc_dynamic_shared[]; ";
     pro << aliases.str();
   }

@@ -130,6 +130,17 @@ const FunctionDecl *calleeDecl(const CallExpr *call) {
   return nullptr;
 }
 
+// True when every function the call may name is declared outside system headers (a template's
+// unresolved call lists each overload it may pick).
+bool onlyUserCandidates(const ASTContext &ctx, const CallExpr *call) {
+  if (const FunctionDecl *fd = call->getDirectCallee()) return !inSystemHeader(ctx, fd->getLocation());
+  const auto *ul = dyn_cast<UnresolvedLookupExpr>(call->getCallee()->IgnoreParenImpCasts());
+  if (!ul || ul->decls().empty()) return false;
+  for (const NamedDecl *d : ul->decls())
+    if (inSystemHeader(ctx, d->getUnderlyingDecl()->getLocation())) return false;
+  return true;
+}
+
 const std::set<std::string> &atomicNames() {
   static const std::set<std::string> names = {
       "atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec",
@@ -280,10 +291,15 @@ public:
   bool VisitCallExpr(CallExpr *call) {
     std::string what;
     const std::string name = calleeName(call);
+    // A function of the user's own whose name starts like CUDA's atomics (`atomicMaxFloat`, a CAS
+    // loop) is cloned like any other helper.
+    const bool userFunction = onlyUserCandidates(ctx_, call);
     if (isBlockBarrier(call, what)) {
       addBarrier(call, what);
     } else if (isGridSync(call)) {
       refuse("grid-wide synchronization", call->getBeginLoc());
+    } else if (userFunction && (name.rfind("atomic", 0) == 0 || name.rfind("__atomic", 0) == 0)) {
+      calls.push_back(call);
     } else if (atomicNames().count(name)) {
       facts_.atomics.push_back(call);
       if (atomicOrderShows(call, name)) facts_.orderedAtomics.push_back(call);
@@ -812,7 +828,69 @@ std::vector<const CallExpr *> callsIn(const Stmt *body) {
   return calls.found;
 }
 
+std::vector<const VarDecl *> FunctionFacts::dynamicSharedVars() const {
+  std::vector<const VarDecl *> out;
+  for (const DynamicSharedUse &u : dynamicSharedUses)
+    if (std::find(out.begin(), out.end(), u.var) == out.end()) out.push_back(u.var);
+  return out;
+}
+
+namespace {
+
+// The extern __shared__ array whose address is all a function returns (after declaring it), or null.
+const VarDecl *accessedDynamicShared(const FunctionFacts &f, bool makesCalls) {
+  if (f.isKernel || f.refusal.refused() || makesCalls || f.sharedLocals.size() != 1 || !f.barriers.empty() ||
+      !f.hookedStores.empty() || !f.atomics.empty() || !f.printfs.empty() || !f.clocks.empty() ||
+      !f.sharedGlobals.empty() || !f.deviceVars.empty() || !f.untracedStores.empty() ||
+      !f.fn->getReturnType()->isPointerType() || f.fn->getNumParams() > 0)
+    return nullptr;
+  const VarDecl *array = f.sharedLocals[0];
+  if (!array->hasExternalStorage() || !array->getType()->isIncompleteArrayType() || array->getType()->isDependentType())
+    return nullptr;
+  const auto *body = dyn_cast_or_null<CompoundStmt>(f.fn->getBody());
+  if (!body) return nullptr;
+  unsigned returns = 0;
+  for (const Stmt *s : body->body()) {
+    if (const auto *ds = dyn_cast<DeclStmt>(s); ds && ds->isSingleDecl() && ds->getSingleDecl() == array) continue;
+    const auto *ret = dyn_cast<ReturnStmt>(s);
+    if (!ret || !ret->getRetValue()) return nullptr;
+    const VariableUses uses = variableUses(ret->getRetValue());
+    if (uses.size() != 1 || !uses.count(array)) return nullptr;
+    ++returns;
+  }
+  return returns == 1 ? array : nullptr;
+}
+
+}  // namespace
+
+void TranslationUnitAnalysis::findDynamicSharedUses() {
+  for (FunctionFacts &f : functions_) f.dynamicSharedAccessor = accessedDynamicShared(f, !userCalls_[&f].empty());
+  for (FunctionFacts &f : functions_) {
+    std::set<SourceLocation> seen;  // a template's instantiations repeat its pattern's uses
+    auto record = [&](const CallExpr *call) {
+      const FunctionDecl *callee = userCallee(call);
+      const FunctionFacts *accessor = callee ? facts(callee) : nullptr;
+      if (!accessor || !accessor->dynamicSharedAccessor) return;
+      DynamicSharedUse use;
+      use.var = accessor->dynamicSharedAccessor;
+      use.conversion = isa<CXXConversionDecl>(callee);
+      const auto *member = dyn_cast<CXXMemberCallExpr>(call);
+      use.expr = use.conversion && member ? member->getImplicitObjectArgument() : call;
+      if (use.conversion && !member) return;
+      if (seen.insert(use.expr->getBeginLoc()).second) f.dynamicSharedUses.push_back(use);
+    };
+    for (const CallExpr *call : userCalls_[&f]) record(call);
+    // A template's conversions resolve only in its instantiations (`T* s = SharedMemory<T>();`), whose
+    // expressions are spelled where the pattern's are.
+    if (const FunctionTemplateDecl *tmpl = f.fn->getDescribedFunctionTemplate())
+      for (const FunctionDecl *instance : tmpl->specializations())
+        if (const Stmt *body = instance->getBody())
+          for (const CallExpr *call : callsIn(body)) record(call);
+  }
+}
+
 void TranslationUnitAnalysis::propagate() {
+  findDynamicSharedUses();
   // A template's calls that resolve only where it is instantiated (`acc += v` with a T whose
   // operator+= is a user function, `acc.add(v)`) are not in its pattern, which the analysis reads:
   // its instantiations in this file name them. They count as its calls for what it reaches, and one
@@ -1026,8 +1104,12 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
         crosses = true;
     if (!crosses) continue;
     if (!isa<CompoundStmt>(scope) && !isa<ForStmt>(scope)) {
-      if (!facts.refusal.refused())
-        facts.refusal = Refusal{"a variable declared in a condition that lives across a barrier", var->getLocation()};
+      // A range-based for's variables (its own and the implicit range and iterators) are assigned by
+      // the loop itself: there is no declaration to turn into an assignment.
+      const char *why = isa<CXXForRangeStmt>(scope)
+                            ? "a range-based for loop whose body synchronizes (an index loop can be checked)"
+                            : "a variable declared in a condition that lives across a barrier";
+      if (!facts.refusal.refused()) facts.refusal = Refusal{why, var->getLocation()};
       continue;
     }
     LocalPlan plan;
@@ -1130,6 +1212,15 @@ std::vector<const VarDecl *> TranslationUnitAnalysis::helperSharedOf(const Funct
   std::vector<const VarDecl *> out;
   forEachReached(kernel, [&](const FunctionFacts &f) {
     if (f.fn != kernel) out.insert(out.end(), f.sharedLocals.begin(), f.sharedLocals.end());
+  });
+  return out;
+}
+
+std::vector<const VarDecl *> TranslationUnitAnalysis::dynamicSharedOf(const FunctionDecl *kernel) const {
+  std::vector<const VarDecl *> out;
+  forEachReached(kernel, [&](const FunctionFacts &f) {
+    for (const VarDecl *v : f.dynamicSharedVars())
+      if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
   });
   return out;
 }

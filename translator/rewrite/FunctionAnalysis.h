@@ -68,6 +68,14 @@ struct Refusal {
   bool refused() const { return !reason.empty(); }
 };
 
+// A use of the dynamic shared memory through an accessor (FunctionFacts::dynamicSharedAccessor): the
+// clones put their reference to the array's copy in place of `expr`.
+struct DynamicSharedUse {
+  const clang::Expr *expr = nullptr;       // the call, or the object a conversion is called on
+  const clang::VarDecl *var = nullptr;     // the accessor's extern __shared__ array
+  bool conversion = false;                 // `T* p = SharedMemory<T>();`: the object converts to T*
+};
+
 struct FunctionFacts {
   const clang::FunctionDecl *fn = nullptr;  // the definition (template pattern for templates)
   bool isKernel = false;
@@ -95,11 +103,19 @@ struct FunctionFacts {
   // is an exchange, a compare-and-swap or on floating point.
   std::vector<const clang::CallExpr *> orderedAtomics;
   std::vector<const clang::CallExpr *> discardedAtomics;  // the other atomics
+  // Set when the function only returns the address of its `extern __shared__` array (the CUDA samples'
+  // `SharedMemory<T>` conversion, `template <class T> T* dynamicShared()`): it has no clone; its
+  // callers' clones use their reference to that array's copy instead (dynamicSharedUses).
+  const clang::VarDecl *dynamicSharedAccessor = nullptr;
+  std::vector<DynamicSharedUse> dynamicSharedUses;
 
   bool hasOwnEffects() const {  // something a clone must change, before looking at callees
     return !barriers.empty() || !hookedStores.empty() || !atomics.empty() || !printfs.empty() || !clocks.empty() ||
-           !sharedLocals.empty() || !sharedGlobals.empty() || !deviceVars.empty();
+           (!sharedLocals.empty() && !dynamicSharedAccessor) || !sharedGlobals.empty() || !deviceVars.empty() ||
+           !dynamicSharedUses.empty();
   }
+  // The accessors' arrays this function uses, each once, in order of first use.
+  std::vector<const clang::VarDecl *> dynamicSharedVars() const;
 };
 
 // The user functions of a translation unit and what each needs.
@@ -123,6 +139,8 @@ public:
   // Every __shared__ variable of a kernel's clone, own first, then those of synchronizing or
   // cloned helpers it reaches (each once).
   std::vector<const clang::VarDecl *> helperSharedOf(const clang::FunctionDecl *kernel) const;
+  // The accessors' extern __shared__ arrays a kernel's clone or the helpers it reaches use, each once.
+  std::vector<const clang::VarDecl *> dynamicSharedOf(const clang::FunctionDecl *kernel) const;
   // Every __device__ variable a kernel's clone or the cloned helpers it reaches use, each once.
   std::vector<const clang::VarDecl *> deviceVarsReachedFrom(const clang::FunctionDecl *kernel) const;
   // Records a refusal found by a later analysis (the first one stays).
@@ -133,6 +151,7 @@ private:
   void planLocals(FunctionFacts &facts);
   std::string planBindings(const clang::DecompositionDecl &decomposition, LocalPlan &plan) const;
   void propagate();
+  void findDynamicSharedUses();
   // Calls `visit` on the kernel and every user function its clone reaches through clones, once each.
   void forEachReached(const clang::FunctionDecl *kernel, const std::function<void(const FunctionFacts &)> &visit) const;
   clang::ASTContext &ctx_;

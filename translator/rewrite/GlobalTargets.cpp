@@ -287,6 +287,10 @@ KernelGlobals GlobalTargetAnalysis::of(const FunctionFacts &kernel) const {
     for (KernelPointer &p : g.pointers)
       if (p.param == i && !rebased) p.assignable = false;
   }
+  for (const KernelPointer &p : g.pointers)
+    if (p.written && !p.assignable && !g.refusal.refused())
+      g.refusal = Refusal{"a written pointer in a const member of a struct parameter (" + p.access + ")",
+                          fn->getParamDecl(p.param)->getLocation()};
   const StoredParams stored = storedParams(ctx_, tu_, fn);
   for (KernelPointer &p : g.pointers) {
     p.writeOnly = p.written && p.fields.empty() && stored.writeOnly.count(p.param);

@@ -35,6 +35,9 @@ struct KernelGlobals {
   // each and rebases a mutable copy under its name.
   std::set<unsigned> constParams;
   std::vector<const clang::VarDecl *> deviceVars;   // written __device__ variables, in query order
+  // Set where a written pointer cannot be rebased (a `T* const` member of a struct parameter): its
+  // stores would bypass the copies the checker compares, so the kernel runs unchecked.
+  Refusal refusal;
 };
 
 // Written-ness for every function of the translation unit. Construct after the unit analysis;

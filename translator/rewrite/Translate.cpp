@@ -108,6 +108,9 @@ public:
       if (!k.refusal.refused()) k.refusal = reachesFailedHelper(tu, f.fn, failedHelpers);
       if (!k.refusal.refused()) {
         k.globals = globalTargets.of(f);
+        k.refusal = k.globals.refusal;
+      }
+      if (!k.refusal.refused()) {
         k.warpTurns = tu.warpTurnsReason(f.fn);
         k.atomics = tu.makesAtomics(f.fn);
         CloneText clone = writeClone(f, tu, tables_, ctx_, CloneKind::Checked, &k.globals, blockBound(f.fn));

@@ -43,6 +43,27 @@ __global__ void clampAll(int *data, int hi) {
   data[threadIdx.x] <<= Clamp{hi};
 }
 
+// A pointer member declared const cannot be rebased to the checker's copy: its stores would bypass
+// the copies, so the kernel runs unchecked (a const pointer *parameter* is rebased).
+struct Outputs { int *const data; int n; };
+
+__global__ void constMember(Outputs o) {
+  o.data[threadIdx.x % o.n] = 1;
+}
+
+// A range-based for whose body synchronizes: its variables are assigned by the loop itself, so none
+// can be saved and restored at the barrier.
+__global__ void rangeForBarrier(int *data) {
+  __shared__ int s[64];
+  const int steps[3] = {1, 2, 3};
+  for (int step : steps) {
+    s[threadIdx.x] = step;
+    __syncthreads();
+    data[threadIdx.x] += s[(threadIdx.x + step) % 64];
+    __syncthreads();
+  }
+}
+
 void run(int *a, int *b, int *c, int n) {
   ptxStore<<<1, 32>>>(a, 7);
   gridSum<<<4, 64>>>(a, b, c);
@@ -50,6 +71,8 @@ void run(int *a, int *b, int *c, int n) {
   syncingCallInForHeader<<<1, 64>>>(a, n);
   fine<<<1, 64>>>(a);
   clampAll<<<1, 64>>>(a, n);
+  constMember<<<1, 64>>>(Outputs{a, n});
+  rangeForBarrier<<<1, 64>>>(a);
 }
 
 // Each refused kernel's descriptor names the construct and where it is.
@@ -59,6 +82,8 @@ void run(int *a, int *b, int *c, int n) {
 // CHECK: ldcc_desc_3 = {"syncingCallInForHeader", "check", {{.*}}, "a call of nextStep (which synchronizes) that is not a statement of its own with plain arguments", "{{.*}}/refusals.cu:30", ldcc_desc_3_globals, {{[0-9]+}}u, nullptr, false};
 // CHECK: ldcc_desc_4 = {"fine", "check", {{.*}}, nullptr, nullptr, ldcc_desc_4_globals, {{[0-9]+}}u, nullptr, false};
 // CHECK: ldcc_desc_5 = {"clampAll", "check", {{.*}}, "it calls operator<<=, which cannot be checked: an overloaded operator or conversion that synchronizes or writes memory (operator<<=)", "{{.*}}/refusals.cu:43", ldcc_desc_5_globals, {{[0-9]+}}u, nullptr, false};
+// CHECK: ldcc_desc_6 = {"constMember", "check", {{.*}}, "a written pointer in a const member of a struct parameter (o.data)", "{{.*}}/refusals.cu:50", ldcc_desc_6_globals, {{[0-9]+}}u, nullptr, false};
+// CHECK: ldcc_desc_7 = {"rangeForBarrier", "check", {{.*}}, "a range-based for loop whose body synchronizes (an index loop can be checked)", "{{.*}}/refusals.cu:59", ldcc_desc_7_globals, {{[0-9]+}}u, nullptr, false};
 
 // Refused kernels stay exactly as written, with no clone after them.
 // CHECK: __global__ void ptxStore(int *out, int v) {
@@ -99,6 +124,8 @@ void run(int *a, int *b, int *c, int n) {
 // CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_3, syncingCallInForHeader, 1, 64, 0, 0, a, n);
 // CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_4, fine, fine__ldcc_checked, nullptr, fine__ldcc_blocks, 1, 64, 0, 0, a);
 // CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_5, clampAll, 1, 64, 0, 0, a, n);
+// CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_6, constMember, 1, 64, 0, 0, Outputs{a, n});
+// CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_7, rangeForBarrier, 1, 64, 0, 0, a);
 
 // One warning per refused kernel, at the construct's line; none for `fine`.
 // WARN: refusals.cu:11: warning: ldcc: kernel 'ptxStore' runs unchecked: inline PTX that stores, synchronizes or does atomics
@@ -106,4 +133,6 @@ void run(int *a, int *b, int *c, int n) {
 // WARN-NEXT: refusals.cu:21: warning: ldcc: kernel 'barrierInForHeader' runs unchecked: a barrier in the header of a for loop
 // WARN-NEXT: refusals.cu:30: warning: ldcc: kernel 'syncingCallInForHeader' runs unchecked: a call of nextStep (which synchronizes) that is not a statement of its own with plain arguments
 // WARN-NEXT: refusals.cu:43: warning: ldcc: kernel 'clampAll' runs unchecked: it calls operator<<=, which cannot be checked: an overloaded operator or conversion that synchronizes or writes memory (operator<<=)
+// WARN-NEXT: refusals.cu:50: warning: ldcc: kernel 'constMember' runs unchecked: a written pointer in a const member of a struct parameter (o.data)
+// WARN-NEXT: refusals.cu:59: warning: ldcc: kernel 'rangeForBarrier' runs unchecked: a range-based for loop whose body synchronizes (an index loop can be checked)
 // WARN-NOT: warning

@@ -311,6 +311,17 @@ __device__ __forceinline__ T& target_ref(uint8_t* base, uint64_t offset) {
   return *reinterpret_cast<T*>(base + offset / 16 * 16);
 }
 
+// What the clones put where the program asks an accessor for the dynamic shared memory (the CUDA
+// samples' `T* s = SharedMemory<T>();`, whose conversion returns its extern __shared__ array): this
+// copy of that array, as whichever pointer the program converts it to.
+struct DynamicShared {
+  unsigned char* address;
+  template <typename T>
+  __device__ __forceinline__ operator T*() const {
+    return reinterpret_cast<T*>(address);
+  }
+};
+
 // ThreadState::base where the copies are in dynamic shared memory (LaunchCtx::scratch null, as enter
 // lays them out), reached from the extern array so the compiler knows the address space: the clone for
 // copies in shared memory (`kernel__ldcc_checked_in_shared`) reaches its shared variables through it.

@@ -1,0 +1,77 @@
+// Functions of the program's own named like CUDA's atomics, once refused as "the atomic operation
+// atomicMaxFloat": a CAS-loop float maximum, called from a kernel and from a kernel template (an
+// unresolved call in the template's pattern), and the double atomicAdd overload old code declares for
+// devices without one (here under another name than CUDA's, which sm_60+ has). They are cloned like
+// other helpers and the atomicCAS inside hooked. Race-free: the checked output must equal native's.
+#include <cstdio>
+#include <cuda_runtime.h>
+
+__device__ float atomicMaxFloat(float* addr, float v) {
+  int* bits = (int*)addr;
+  int old = *bits, assumed;
+  do {
+    assumed = old;
+    if (__int_as_float(assumed) >= v) break;
+    old = atomicCAS(bits, assumed, __float_as_int(v));
+  } while (old != assumed);
+  return __int_as_float(old);
+}
+
+__device__ double atomicAddDouble(double* addr, double v) {
+  unsigned long long* bits = (unsigned long long*)addr;
+  unsigned long long old = *bits, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(bits, assumed, __double_as_longlong(v + __longlong_as_double(assumed)));
+  } while (old != assumed);
+  return __longlong_as_double(old);
+}
+
+__global__ void maxOf(const float* in, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicMaxFloat(out, in[i]);
+}
+
+template <typename T>
+__global__ void maxOfT(const T* in, T* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicMaxFloat(out, in[i]);
+}
+
+__global__ void sumOf(const float* in, double* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAddDouble(out, double(in[i]) * 0.5);
+}
+
+int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    fprintf(stderr, "no CUDA device\n");
+    return 77;
+  }
+  const int n = 1000;
+  float host_in[n];
+  for (int i = 0; i < n; ++i) host_in[i] = float((i * 37) % 1001) - 500.0f;
+  float *in = nullptr, *out = nullptr;
+  double* sum = nullptr;
+  cudaMalloc(&in, sizeof host_in);
+  cudaMalloc(&out, 2 * sizeof(float));
+  cudaMalloc(&sum, sizeof(double));
+  cudaMemcpy(in, host_in, sizeof host_in, cudaMemcpyHostToDevice);
+  const float lowest[2] = {-1e30f, -1e30f};
+  cudaMemcpy(out, lowest, sizeof lowest, cudaMemcpyHostToDevice);
+  cudaMemset(sum, 0, sizeof(double));
+  maxOf<<<(n + 127) / 128, 128>>>(in, out, n);
+  maxOfT<float><<<(n + 127) / 128, 128>>>(in, out + 1, n);
+  sumOf<<<(n + 127) / 128, 128>>>(in, sum, n);
+  float host_out[2];
+  double host_sum = 0;
+  cudaMemcpy(host_out, out, sizeof host_out, cudaMemcpyDeviceToHost);
+  cudaMemcpy(&host_sum, sum, sizeof host_sum, cudaMemcpyDeviceToHost);
+  // Halves of integers: the sum is exact in any order.
+  printf("max %g %g sum %.1f\n", host_out[0], host_out[1], host_sum);
+  cudaFree(in);
+  cudaFree(out);
+  cudaFree(sum);
+  return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
+}

@@ -11,6 +11,7 @@
 #include <clang/Lex/Lexer.h>
 
 #include <cctype>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -189,6 +190,37 @@ std::map<const VarDecl *, std::string> sharedReferenceNames(const FunctionFacts 
       out[v] = names.count[name] > own ? name + "__ldcc_shared" + std::to_string(index) : name;
       ++index;
     }
+  return out;
+}
+
+// The types the __shared__ variables of helper templates have where a kernel's body reaches them
+// (through calls of helper instantiations, transitively), by the pattern's variable (an instantiated
+// variable is spelled where its pattern is).
+std::map<const VarDecl *, std::set<std::string>> reachedHelperSharedTypes(const Stmt *body,
+                                                                          const std::vector<const VarDecl *> &patterns,
+                                                                          const ASTContext &ctx) {
+  std::map<const VarDecl *, std::set<std::string>> out;
+  std::set<const FunctionDecl *> seen;
+  std::function<void(const Stmt *)> walk = [&](const Stmt *s) {
+    for (const CallExpr *call : callsIn(s)) {
+      const FunctionDecl *callee = call->getDirectCallee();
+      const Stmt *calleeBody = callee ? callee->getBody() : nullptr;
+      if (!calleeBody || !seen.insert(callee).second) continue;
+      struct SharedVars : RecursiveASTVisitor<SharedVars> {
+        bool VisitVarDecl(VarDecl *v) {
+          if (v->hasAttr<CUDASharedAttr>()) found.push_back(v);
+          return true;
+        }
+        std::vector<const VarDecl *> found;
+      } vars;
+      vars.TraverseStmt(const_cast<Stmt *>(calleeBody));
+      for (const VarDecl *v : vars.found)
+        for (const VarDecl *pattern : patterns)
+          if (pattern != v && pattern->getLocation() == v->getLocation()) out[pattern].insert(printType(v->getType(), ctx));
+      walk(calleeBody);
+    }
+  };
+  walk(body);
   return out;
 }
 
@@ -446,6 +478,56 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     sharedInShared << ref << "::ldcc::rt::copy_in_shared(ldcc_t, ldcc_dynamic_shared), " << offset << "); ";
   };
   std::ostringstream describe, helperOffsets;
+  // A helper template's __shared__ variable (`static __shared__ T partial[32]` in blockReduceSum<T>)
+  // has the type of the instantiation the kernel reaches: one slot serves every instantiation, so a
+  // kernel (instantiation) may reach one only. A kernel template describes it through a trait
+  // specialized for each of its instantiations (`helperTypes`, written before the clone).
+  const FunctionTemplateDecl *kernelTemplate = kernel ? fn->getDescribedFunctionTemplate() : nullptr;
+  const std::string typesTrait = "ldcc_helper_types_" + fname + "_" + std::to_string(sm.getFileOffset(sm.getExpansionLoc(fn->getLocation())));
+  std::vector<std::pair<std::string, std::string>> traitTypes;  // (specialization's arguments, its usings)
+  std::string traitParams, traitArgs;
+  unsigned templatedHelperVars = 0;
+  auto reachedType = [&](const Stmt *body, const VarDecl *v) -> std::string {
+    const std::set<std::string> types = reachedHelperSharedTypes(body, {v}, ctx)[v];
+    if (types.size() > 1)
+      ed.fail("two instantiations of a helper's __shared__ variable (" + v->getNameAsString() + ") in one kernel",
+              v->getLocation());
+    // Not reached by this instantiation (an `if constexpr` branch): a placeholder it never uses.
+    return types.empty() ? "unsigned char[16]" : *types.begin();
+  };
+  auto templatedHelperType = [&](const VarDecl *v) -> std::string {
+    if (!kernelTemplate) return reachedType(fn->getBody(), v);
+    if (templatedHelperVars == 0) {
+      for (const NamedDecl *param : *kernelTemplate->getTemplateParameters()) {
+        std::string decl;
+        if (const auto *tp = dyn_cast<TemplateTypeParmDecl>(param); tp && !tp->isParameterPack())
+          decl = "typename " + tp->getNameAsString();
+        else if (const auto *np = dyn_cast<NonTypeTemplateParmDecl>(param); np && !np->isParameterPack())
+          decl = printType(np->getType(), ctx) + " " + np->getNameAsString();
+        if (decl.empty() || param->getName().empty())
+          ed.fail("a kernel template whose parameters it cannot repeat, reaching a helper template's __shared__ variable",
+                  param->getLocation());
+        traitParams += (traitParams.empty() ? "" : ", ") + decl;
+        traitArgs += (traitArgs.empty() ? "" : ", ") + param->getNameAsString();
+      }
+      for (const FunctionDecl *instance : kernelTemplate->specializations()) {
+        std::string args;
+        llvm::raw_string_ostream os(args);
+        bool first = true;
+        for (const TemplateArgument &a : instance->getTemplateSpecializationArgs()->asArray()) {
+          if (!first) os << ", ";
+          first = false;
+          a.print(ctx.getPrintingPolicy(), os, true);
+        }
+        traitTypes.emplace_back(os.str(), "");
+      }
+    }
+    const std::string member = "t" + std::to_string(templatedHelperVars++);
+    size_t k = 0;
+    for (const FunctionDecl *instance : kernelTemplate->specializations())
+      traitTypes[k++].second += "using " + member + " = " + reachedType(instance->getBody(), v) + "; ";
+    return "typename " + typesTrait + "<" + traitArgs + ">::" + member;
+  };
   if (kernel) {
     for (const VarDecl *v : facts.sharedLocals) layout.push_back(v);
     for (const VarDecl *v : facts.sharedGlobals) layout.push_back(v);
@@ -473,19 +555,20 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
         const unsigned slot = tables.slotOf(v);
         const DeclContext *owner = v->getDeclContext();
         while (owner && owner->isFunctionOrMethod()) owner = owner->getParent();
-        alias = namespacePrefix(owner) + "ldcc_helper_shared_" + std::to_string(slot);
+        alias = v->getDeclContext()->isDependentContext() ? templatedHelperType(v)
+                                                           : namespacePrefix(owner) + "ldcc_helper_shared_" + std::to_string(slot);
         helperOffsets << "ldcc_bs.helper_off[" << slot << "] = ldcc_ctx.offsets[" << i << "]; ";
       }
       describe << "::ldcc::rt::describe<" << alias << ">(ldcc_ctx.query_out, " << i << "u); ";
       out.targetNames.push_back(v->getNameAsString());
     }
   } else {
-    if (!facts.sharedLocals.empty() && fn->getDescribedFunctionTemplate())
-      ed.fail("a __shared__ variable in a function template other than a kernel", facts.sharedLocals[0]->getLocation());
     for (const VarDecl *v : facts.sharedLocals) {
       const unsigned slot = tables.slotOf(v);
       const std::string alias = "ldcc_helper_shared_" + std::to_string(slot);
-      out.preamble += "using " + alias + " = " + printType(v->getType(), ctx) + "; ";
+      // A template's kernels name its instantiations' types themselves (templatedHelperType).
+      if (!v->getDeclContext()->isDependentContext())
+        out.preamble += "using " + alias + " = " + printType(v->getType(), ctx) + "; ";
       sharedRef(v, sharedNames.at(v), alias + "_local", "ldcc_t.bs->helper_off[" + std::to_string(slot) + "]");
     }
     for (const VarDecl *v : facts.dynamicSharedVars()) {
@@ -670,6 +753,12 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   ed.insertAfterToken(body->getLBracLoc(), pro.str(), "the function body");
   ed.insertBefore(body->getRBracLoc(), epi.str(), "the function body");
 
+  const std::string typesText = [&] {
+    if (!checked || templatedHelperVars == 0) return std::string();
+    std::string text = "template <" + traitParams + "> struct " + typesTrait + "; ";
+    for (const auto &[args, usings] : traitTypes) text += "template <> struct " + typesTrait + "<" + args + "> { " + usings + "}; ";
+    return text;
+  }();
   if (ed.refusal.refused()) return failed();
   out.text = ed.text(wholeDefinition(fn));
   if (kernel && checked && !shared.str().empty()) {
@@ -688,6 +777,8 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
       out.inSharedText.replace(at, name.size(), cloneName(fn, CloneKind::CheckedInShared));
     }
   }
+  // Before the clone, after the in-shared copy is taken from it (one trait for both).
+  out.text = typesText + out.text;
   return out;
 }
 

@@ -621,6 +621,8 @@ bool onlyRead(ASTContext &ctx, const std::vector<const DeclRefExpr *> &uses) {
       if (const auto *ic = dyn_cast<ImplicitCastExpr>(p)) {
         if (ic->getCastKind() == CK_LValueToRValue) break;
         if (ic->getCastKind() == CK_NoOp) { node = p; continue; }
+        // An array of const elements (a member of a const struct parameter, `p.w[i]`) read in place.
+        if (ic->getCastKind() == CK_ArrayToPointerDecay && ic->getType()->getPointeeType().isConstQualified()) break;
         return false;
       }
       if (const auto *me = dyn_cast<MemberExpr>(p)) {
@@ -815,7 +817,6 @@ void TranslationUnitAnalysis::analyzeFunction(FunctionFacts &facts) {
   userCalls_[&facts] = analyzer.calls;
 }
 
-// Every call in `body`, operator and member calls included.
 std::vector<const CallExpr *> callsIn(const Stmt *body) {
   struct Calls : RecursiveASTVisitor<Calls> {
     bool VisitCallExpr(CallExpr *call) {
@@ -1148,8 +1149,10 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
       const QualType canonical = t.getCanonicalType();
       const bool dependentAuto = t->getContainedAutoType() && (t->isUndeducedType() || t->isDependentType());
       const bool localClass = canonical->getAsTagDecl() && canonical->getAsTagDecl()->getDeclContext()->isFunctionOrMethod();
+      // A const local of a template's type parameter (`const T total = ...`) is hoisted as T: its
+      // instantiations are scalars as a rule, and one that cannot be assigned does not compile.
       if (t->isReferenceType() || dependentAuto || localClass || (canonical->isArrayType() && canonical.isConstQualified()) ||
-          (t.isConstQualified() && !t->isScalarType())) {
+          (t.isConstQualified() && !t->isScalarType() && !t->isDependentType())) {
         if (!facts.refusal.refused())
           facts.refusal = Refusal{"the local '" + localName(var) +
                                       "' lives across a barrier and cannot be moved to function scope (reference, "

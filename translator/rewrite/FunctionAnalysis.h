@@ -170,6 +170,8 @@ VariableUses variableUses(const clang::Stmt *body);  // every reference to a var
 const clang::VarDecl *referencedVariable(const clang::DeclRefExpr *ref);
 // A local's name for messages and the table of compared locals: `[a, b]` for a structured binding.
 std::string localName(const clang::VarDecl *var);
+// Every call in `body`, operator and member calls included.
+std::vector<const clang::CallExpr *> callsIn(const clang::Stmt *body);
 const clang::DeclStmt *declStmtOf(clang::ASTContext &ctx, const clang::VarDecl *var);
 std::string calleeName(const clang::CallExpr *call);
 const clang::FunctionDecl *definitionOf(const clang::FunctionDecl *fn);

@@ -100,5 +100,18 @@ void run(const float *in, float *out, int *iout, int n) {
 // CHECK: volatileLocal__ldcc_checked(
 // CHECK-SAME: ::ldcc::rt::type_t<volatile int> spins__ldcc{{[0-9]+}}{{[{}]*}};
 
+// A const struct parameter with an array member, read across a barrier: reading `p.w[i]` decays a
+// const array, which modifies nothing, so the parameter is not saved in the frame (whose copy of a
+// const member did not compile).
+struct Weights { float w[4]; int n; };
+__global__ void constArrayMember(const Weights p, float *out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = p.w[threadIdx.x % 4];
+  __syncthreads();
+  out[threadIdx.x] = s[(threadIdx.x + 1) % 64] * p.w[0] + p.n;
+}
+// CHECK: constArrayMember__ldcc_checked(
+// CHECK-SAME: struct ldcc_frame { } ldcc_ck, ldcc_p1;
+
 // WARN: param_forms.cu:58: warning: ldcc: kernel 'twoCounts' runs unchecked: two barriers in one statement
 // WARN-NEXT: param_forms.cu:65: warning: ldcc: kernel 'dependentAuto' runs unchecked: the local 'v' lives across a barrier and cannot be moved to function scope (reference, const aggregate, dependent auto or local type)

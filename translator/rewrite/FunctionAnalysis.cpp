@@ -66,7 +66,26 @@ std::string localName(const VarDecl *var) {
   return "[" + names + "]";
 }
 
+namespace {
+
+// Whether a type names an alias declared inside a function (`using real = float;` in a kernel): the
+// clones declare their variables at the function's top, above it.
+bool namesLocalAlias(QualType type) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool VisitTypedefType(TypedefType *t) {
+      found = found || t->getDecl()->getDeclContext()->isFunctionOrMethod();
+      return true;
+    }
+    bool found = false;
+  } finder;
+  finder.TraverseType(type);
+  return finder.found;
+}
+
+}  // namespace
+
 std::string printType(QualType type, const ASTContext &ctx) {
+  if (!type->isDependentType() && namesLocalAlias(type)) type = type.getCanonicalType();
   PrintingPolicy pp(ctx.getLangOpts());
   pp.SuppressUnwrittenScope = true;
   pp.FullyQualifiedName = true;
@@ -1135,7 +1154,8 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
       check.TraverseStmt(const_cast<Expr *>(var->getInit()));
       invariant = check.invariant;
     }
-    if (immutable && invariant) {
+    // A declaration moved whole keeps its type's spelling, which may name an alias declared below.
+    if (immutable && invariant && !namesLocalAlias(var->getType())) {
       plan.kind = LocalKind::Moved;
       invariantOk.insert(var);
     } else {

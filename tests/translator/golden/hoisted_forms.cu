@@ -64,7 +64,7 @@ void run(const Loc *locs, const int *buf, int *out) {
 }
 
 // Each structured binding is one compared local, named by its bindings.
-// CHECK: ldcc_locals[] = {"bindings: [a, b]", "bindings: two", "bindings: [first, second]", "bindings: [pa, pb]", "fetched: x", "tupleLike: [p, q]", "squared: v", nullptr};
+// CHECK: ldcc_locals[] = {"bindings: [a, b]", "bindings: two", "bindings: [first, second]", "bindings: [pa, pb]", "fetched: x", "tupleLike: [p, q]", "squared: v", "aliased: t", "aliased: v", nullptr};
 
 // The hidden variables at function scope: by value (const dropped: the clone assigns it), and a
 // pointer for the one bound by reference.
@@ -94,3 +94,20 @@ void run(const Loc *locs, const int *buf, int *out) {
 
 // CHECK: squared__ldcc_checked(
 // CHECK: (*::ldcc::rt::store(ldcc_t, &(out[threadIdx.x]))) = SQUARE(v__ldcc{{[0-9]+}}) + s[63 - threadIdx.x];
+
+// Aliases declared inside a kernel: the variables that move to the function's top (a __shared__
+// array, hoisted locals) are declared with the aliased types themselves, and a declaration that
+// would be moved whole (`const index_t t`) is hoisted instead, since its spelling names the alias.
+__global__ void aliased(const float *in, float *out) {
+  using real = float;
+  typedef int index_t;
+  __shared__ real buf[64];
+  const index_t t = threadIdx.x;
+  real v = in[t] * 2;
+  buf[t] = v;
+  __syncthreads();
+  out[t] = v + buf[63 - t];
+}
+// CHECK: aliased__ldcc_checked(
+// CHECK-SAME: using ldcc_shared_type_0 = float[64];
+// CHECK-SAME: ::ldcc::rt::type_t<int> t__ldcc{{[0-9]+}}{}; ::ldcc::rt::type_t<float> v__ldcc{{[0-9]+}}{};

@@ -994,7 +994,23 @@ void TranslationUnitAnalysis::propagate() {
         f.clonedCalls.push_back(call);
         continue;
       }
-      // A synchronizing helper: `f(args);`, `local = f(args);` or `T local = f(args);`.
+      // A synchronizing helper: `f(args);`, or a local given a value computed from the call
+      // (`T mean = f(args) / n;`, `mean = 2 * f(args);`). Its sites go before and after the
+      // statement, and a re-execution resumes after it: so what the statement does besides the
+      // call may only be that assignment (no store, no other effect, nothing making the call
+      // conditional).
+      // No store and no call of a user function (library math and blockDim.x are fine).
+      const auto pureOperand = [&](const Expr *e) {
+        if (e->HasSideEffects(ctx_, false)) return false;
+        for (const CallExpr *c : callsIn(e))
+          if (const FunctionDecl *fd = calleeDecl(c); !fd || !inSystemHeader(ctx_, fd->getLocation())) return false;
+        return true;
+      };
+      const auto toLocal = [](const Expr *lhs) {
+        const auto *ref = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts());
+        const auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+        return var && var->isLocalVarDeclOrParm() && !var->getType()->isReferenceType();
+      };
       const Stmt *node = call;
       const Stmt *statement = nullptr;
       while (true) {
@@ -1010,13 +1026,25 @@ void TranslationUnitAnalysis::propagate() {
             node = p;
             continue;
           }
-          if (const auto *bo = dyn_cast<BinaryOperator>(p); bo && bo->getOpcode() == BO_Assign) {
-            const auto *ref = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts());
-            const auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
-            if (var && var->isLocalVarDeclOrParm() && !var->getType()->isReferenceType()) {
+          const auto *bo = dyn_cast<BinaryOperator>(p);
+          const auto *op = dyn_cast<CXXOperatorCallExpr>(p);
+          if ((bo && bo->isAssignmentOp()) || (op && op->isAssignmentOp())) {
+            const Expr *lhs = bo ? bo->getLHS() : op->getArg(0);
+            if (lhs != node && toLocal(lhs)) {
               node = p;
               continue;
             }
+            break;
+          }
+          const auto *uo = dyn_cast<UnaryOperator>(p);
+          const bool conditional = isa<AbstractConditionalOperator>(p) || (bo && bo->isLogicalOp()) ||
+                                   isa<LambdaExpr>(p) || isa<StmtExpr>(p) || (uo && uo->isIncrementDecrementOp());
+          bool othersPure = true;
+          for (const Stmt *child : p->children())
+            if (const auto *e = dyn_cast_or_null<Expr>(child); e && child != node && !pureOperand(e)) othersPure = false;
+          if (isa<Expr>(p) && !conditional && othersPure) {
+            node = p;
+            continue;
           }
           break;
         }
@@ -1034,7 +1062,8 @@ void TranslationUnitAnalysis::propagate() {
       if (!statement || sideEffects) {
         if (!f.refusal.refused())
           f.refusal = Refusal{"a call of " + callee->getNameAsString() +
-                                  " (which synchronizes) that is not a statement of its own with plain arguments",
+                                  " (which synchronizes) that is neither a statement of its own nor the value of a local, "
+                                  "with plain arguments and nothing else done",
                               call->getBeginLoc()};
         continue;
       }

@@ -872,10 +872,16 @@ const VarDecl *accessedDynamicShared(const FunctionFacts &f, bool makesCalls) {
   unsigned returns = 0;
   for (const Stmt *s : body->body()) {
     if (const auto *ds = dyn_cast<DeclStmt>(s); ds && ds->isSingleDecl() && ds->getSingleDecl() == array) continue;
+    // The array's own address, through casts only (`return tile + 32;` is something else).
     const auto *ret = dyn_cast<ReturnStmt>(s);
-    if (!ret || !ret->getRetValue()) return nullptr;
-    const VariableUses uses = variableUses(ret->getRetValue());
-    if (uses.size() != 1 || !uses.count(array)) return nullptr;
+    const Expr *value = ret && ret->getRetValue() ? ret->getRetValue()->IgnoreParenCasts() : nullptr;
+    if (const auto *addr = dyn_cast_or_null<UnaryOperator>(value); addr && addr->getOpcode() == UO_AddrOf)
+      if (const auto *first = dyn_cast<ArraySubscriptExpr>(addr->getSubExpr()->IgnoreParens())) {
+        const auto *zero = dyn_cast<IntegerLiteral>(first->getIdx()->IgnoreParenImpCasts());
+        value = zero && zero->getValue() == 0 ? first->getBase()->IgnoreParenCasts() : nullptr;
+      }
+    const auto *ref = dyn_cast_or_null<DeclRefExpr>(value);
+    if (!ref || ref->getDecl() != array) return nullptr;
     ++returns;
   }
   return returns == 1 ? array : nullptr;

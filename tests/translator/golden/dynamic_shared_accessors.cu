@@ -57,10 +57,25 @@ __global__ void reverse(float *out) {
   out[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
 }
 
+// Not an accessor: it returns an address inside its array, so it is cloned like any helper with a
+// __shared__ variable (whose extern array the runtime lays out where every other one is).
+__device__ float *secondHalf() {
+  extern __shared__ float halves[];
+  return halves + 32;
+}
+
+__global__ void upper(float *out) {
+  float *h = secondHalf();
+  h[threadIdx.x] = out[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = h[31 - threadIdx.x];
+}
+
 void run(const float *in, float *out) {
   reduce<float><<<4, 128, 128 * sizeof(float)>>>(in, out);
   mixed<<<1, 64, 64 * sizeof(float)>>>(out);
   reverse<<<1, 64, 64 * sizeof(float)>>>(out);
+  upper<<<1, 32, 64 * sizeof(float)>>>(out);
 }
 
 // The accessors' arrays are targets by their own names; mixed has its own array first.
@@ -91,6 +106,10 @@ void run(const float *in, float *out) {
 // reverse: the call has a type the kernel knows.
 // CHECK-LABEL: reverse__ldcc_checked(
 // CHECK:      s__ldcc{{[0-9]+}} = reinterpret_cast<float *>(reinterpret_cast<unsigned char*>(ldcc_extern_shared_{{[0-9]+}}));
+
+// upper: the helper is called through its clone.
+// CHECK-LABEL: upper__ldcc_checked(
+// CHECK:      h__ldcc{{[0-9]+}} = secondHalf__ldcc_checked(ldcc_t);
 
 // All launches are checked.
 // CHECK: ::ldcc::rt::launch(::ldcc_desc_0, reduce<float>, reduce__ldcc_checked<float>,

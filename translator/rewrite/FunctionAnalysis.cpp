@@ -84,6 +84,41 @@ bool namesLocalAlias(QualType type) {
 
 }  // namespace
 
+namespace {
+
+// A hoisted local's printed type with the locals it names renamed as the clone renames them
+// (`float buf[M]` after `constexpr int M`, `decltype(v) w`): only names its declaration's type
+// refers to are replaced, as whole words.
+std::string withRenamedLocals(std::string type, const VarDecl *var, const std::vector<LocalPlan> &planned) {
+  const TypeSourceInfo *tsi = var->getTypeSourceInfo();
+  if (!tsi) return type;
+  struct Refs : RecursiveASTVisitor<Refs> {
+    bool VisitDeclRefExpr(DeclRefExpr *ref) {
+      if (const auto *v = dyn_cast<VarDecl>(ref->getDecl())) named.insert(v);
+      return true;
+    }
+    std::set<const VarDecl *> named;
+  } refs;
+  refs.TraverseTypeLoc(tsi->getTypeLoc());
+  const auto wordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (const LocalPlan &p : planned) {
+    if (!refs.named.count(p.var) || isa<DecompositionDecl>(p.var)) continue;
+    const std::string name = p.var->getNameAsString();
+    for (size_t at = type.find(name); at != std::string::npos; at = type.find(name, at)) {
+      const bool whole = (at == 0 || !wordChar(type[at - 1])) && (at + name.size() == type.size() || !wordChar(type[at + name.size()]));
+      if (!whole) {
+        at += name.size();
+        continue;
+      }
+      type.replace(at, name.size(), p.newName);
+      at += p.newName.size();
+    }
+  }
+  return type;
+}
+
+}  // namespace
+
 std::string printType(QualType type, const ASTContext &ctx) {
   if (!type->isDependentType() && namesLocalAlias(type)) type = type.getCanonicalType();
   PrintingPolicy pp(ctx.getLangOpts());
@@ -1224,7 +1259,7 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
         continue;
       }
       t.removeLocalConst();
-      plan.type = printType(t, ctx_);
+      plan.type = withRenamedLocals(printType(t, ctx_), var, facts.locals);
     }
     facts.locals.push_back(plan);
   }

@@ -64,7 +64,7 @@ void run(const Loc *locs, const int *buf, int *out) {
 }
 
 // Each structured binding is one compared local, named by its bindings.
-// CHECK: ldcc_locals[] = {"bindings: [a, b]", "bindings: two", "bindings: [first, second]", "bindings: [pa, pb]", "fetched: x", "tupleLike: [p, q]", "squared: v", "aliased: t", "aliased: v", nullptr};
+// CHECK: ldcc_locals[] = {"bindings: [a, b]", "bindings: two", "bindings: [first, second]", "bindings: [pa, pb]", "fetched: x", "tupleLike: [p, q]", "squared: v", "aliased: t", "aliased: v", "named: buf", "named: v", "named: w", nullptr};
 
 // The hidden variables at function scope: by value (const dropped: the clone assigns it), and a
 // pointer for the one bound by reference.
@@ -111,3 +111,19 @@ __global__ void aliased(const float *in, float *out) {
 // CHECK: aliased__ldcc_checked(
 // CHECK-SAME: using ldcc_shared_type_0 = float[64];
 // CHECK-SAME: ::ldcc::rt::type_t<int> t__ldcc{{[0-9]+}}{}; ::ldcc::rt::type_t<float> v__ldcc{{[0-9]+}}{};
+
+// Types that name other locals, renamed in the clone: an array bounded by a constexpr local (moved
+// whole to the top, before the hoisted ones) and decltype of a hoisted local.
+template <int N> __global__ void named(float *out) {
+  constexpr int M = N * 2;
+  float buf[M];
+  for (int i = 0; i < M; ++i) buf[i] = out[i];
+  __syncthreads();
+  float v = buf[threadIdx.x % M];
+  decltype(v) w = v * 2;
+  __syncthreads();
+  out[threadIdx.x] = w + buf[0];
+}
+void runNamed(float *out) { named<4><<<1, 64>>>(out); }
+// CHECK: named__ldcc_checked(
+// CHECK-SAME: constexpr int M__ldcc[[M:[0-9]+]] = N * 2; ::ldcc::rt::type_t<float[M__ldcc[[M]]]> buf__ldcc{{[0-9]+}}{}; ::ldcc::rt::type_t<float> v__ldcc[[V:[0-9]+]]{}; ::ldcc::rt::type_t<decltype(v__ldcc[[V]])> w__ldcc{{[0-9]+}}{};

@@ -7,10 +7,10 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/CharInfo.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
 
-#include <cctype>
 #include <functional>
 #include <map>
 #include <set>
@@ -193,30 +193,28 @@ std::map<const VarDecl *, std::string> sharedReferenceNames(const FunctionFacts 
   return out;
 }
 
-// The types the __shared__ variables of helper templates have where a kernel's body reaches them
-// (through calls of helper instantiations, transitively), by the pattern's variable (an instantiated
-// variable is spelled where its pattern is).
-std::map<const VarDecl *, std::set<std::string>> reachedHelperSharedTypes(const Stmt *body,
-                                                                          const std::vector<const VarDecl *> &patterns,
-                                                                          const ASTContext &ctx) {
-  std::map<const VarDecl *, std::set<std::string>> out;
+// The types a helper template's __shared__ variable has where a kernel's body reaches it (through
+// calls of helper instantiations, transitively; an instantiated variable is spelled where its
+// pattern is).
+std::set<std::string> reachedHelperSharedTypes(const Stmt *body, const VarDecl *pattern, const ASTContext &ctx) {
+  std::set<std::string> out;
   std::set<const FunctionDecl *> seen;
   std::function<void(const Stmt *)> walk = [&](const Stmt *s) {
     for (const CallExpr *call : callsIn(s)) {
       const FunctionDecl *callee = call->getDirectCallee();
       const Stmt *calleeBody = callee ? callee->getBody() : nullptr;
       if (!calleeBody || !seen.insert(callee).second) continue;
-      struct SharedVars : RecursiveASTVisitor<SharedVars> {
+      struct Instances : RecursiveASTVisitor<Instances> {
         bool VisitVarDecl(VarDecl *v) {
-          if (v->hasAttr<CUDASharedAttr>()) found.push_back(v);
+          if (v != pattern && v->getLocation() == pattern->getLocation()) found.push_back(v);
           return true;
         }
+        const VarDecl *pattern;
         std::vector<const VarDecl *> found;
-      } vars;
-      vars.TraverseStmt(const_cast<Stmt *>(calleeBody));
-      for (const VarDecl *v : vars.found)
-        for (const VarDecl *pattern : patterns)
-          if (pattern != v && pattern->getLocation() == v->getLocation()) out[pattern].insert(printType(v->getType(), ctx));
+      } instances;
+      instances.pattern = pattern;
+      instances.TraverseStmt(const_cast<Stmt *>(calleeBody));
+      for (const VarDecl *v : instances.found) out.insert(printType(v->getType(), ctx));
       walk(calleeBody);
     }
   };
@@ -481,14 +479,14 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   // A helper template's __shared__ variable (`static __shared__ T partial[32]` in blockReduceSum<T>)
   // has the type of the instantiation the kernel reaches: one slot serves every instantiation, so a
   // kernel (instantiation) may reach one only. A kernel template describes it through a trait
-  // specialized for each of its instantiations (`helperTypes`, written before the clone).
+  // specialized for each of its instantiations (`typesTrait`, written before the clone).
   const FunctionTemplateDecl *kernelTemplate = kernel ? fn->getDescribedFunctionTemplate() : nullptr;
   const std::string typesTrait = "ldcc_helper_types_" + fname + "_" + std::to_string(sm.getFileOffset(sm.getExpansionLoc(fn->getLocation())));
   std::vector<std::pair<std::string, std::string>> traitTypes;  // (specialization's arguments, its usings)
   std::string traitParams, traitArgs;
   unsigned templatedHelperVars = 0;
   auto reachedType = [&](const Stmt *body, const VarDecl *v) -> std::string {
-    const std::set<std::string> types = reachedHelperSharedTypes(body, {v}, ctx)[v];
+    const std::set<std::string> types = reachedHelperSharedTypes(body, v, ctx);
     if (types.size() > 1)
       ed.fail("two instantiations of a helper's __shared__ variable (" + v->getNameAsString() + ") in one kernel",
               v->getLocation());
@@ -537,9 +535,9 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     for (const VarDecl *v : helpers) layout.push_back(v);
     if (layout.size() > kMaxSharedTargets)
       ed.fail("more __shared__ variables than the checker supports", fn->getLocation());
+    const size_t owned = facts.sharedLocals.size() + facts.sharedGlobals.size();
     for (size_t i = 0; i < layout.size(); ++i) {
       const VarDecl *v = layout[i];
-      const size_t owned = facts.sharedLocals.size() + facts.sharedGlobals.size();
       std::string alias;
       if (i < owned + accessed.size()) {
         alias = "ldcc_shared_type_" + std::to_string(i);
@@ -766,9 +764,8 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     // The name is the clone's first whole-word occurrence (the signature: `k (` and `k /*...*/ (` too);
     // where it or the references are not found, the kernel keeps the generic clone alone.
     const std::string name = cloneName(fn, CloneKind::Checked);
-    const auto wordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
     size_t at = out.text.find(name);
-    while (at != std::string::npos && at + name.size() < out.text.size() && wordChar(out.text[at + name.size()]))
+    while (at != std::string::npos && at + name.size() < out.text.size() && isAsciiIdentifierContinue(out.text[at + name.size()]))
       at = out.text.find(name, at + 1);
     const size_t refs = out.text.find(shared.str());
     if (at != std::string::npos && refs != std::string::npos && at < refs) {

@@ -6,6 +6,7 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/CharInfo.h>
 #include <clang/Basic/SourceManager.h>
 
 #include <functional>
@@ -82,10 +83,6 @@ bool namesLocalAlias(QualType type) {
   return finder.found;
 }
 
-}  // namespace
-
-namespace {
-
 // A hoisted local's printed type with the locals it names renamed as the clone renames them
 // (`float buf[M]` after `constexpr int M`, `decltype(v) w`): only names its declaration's type
 // refers to are replaced, as whole words.
@@ -100,12 +97,12 @@ std::string withRenamedLocals(std::string type, const VarDecl *var, const std::v
     std::set<const VarDecl *> named;
   } refs;
   refs.TraverseTypeLoc(tsi->getTypeLoc());
-  const auto wordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   for (const LocalPlan &p : planned) {
     if (!refs.named.count(p.var) || isa<DecompositionDecl>(p.var)) continue;
     const std::string name = p.var->getNameAsString();
     for (size_t at = type.find(name); at != std::string::npos; at = type.find(name, at)) {
-      const bool whole = (at == 0 || !wordChar(type[at - 1])) && (at + name.size() == type.size() || !wordChar(type[at + name.size()]));
+      const bool whole = (at == 0 || !isAsciiIdentifierContinue(type[at - 1])) &&
+                         (at + name.size() == type.size() || !isAsciiIdentifierContinue(type[at + name.size()]));
       if (!whole) {
         at += name.size();
         continue;
@@ -345,20 +342,20 @@ public:
   bool VisitCallExpr(CallExpr *call) {
     std::string what;
     const std::string name = calleeName(call);
-    // A function of the user's own whose name starts like CUDA's atomics (`atomicMaxFloat`, a CAS
-    // loop) is cloned like any other helper.
-    const bool userFunction = onlyUserCandidates(ctx_, call);
+    const bool atomicName = name.rfind("atomic", 0) == 0 || name.rfind("__atomic", 0) == 0;
     if (isBlockBarrier(call, what)) {
       addBarrier(call, what);
     } else if (isGridSync(call)) {
       refuse("grid-wide synchronization", call->getBeginLoc());
-    } else if (userFunction && (name.rfind("atomic", 0) == 0 || name.rfind("__atomic", 0) == 0)) {
+    } else if (atomicName && onlyUserCandidates(ctx_, call)) {
+      // A function of the user's own named like CUDA's atomics (`atomicMaxFloat`, a CAS loop) is
+      // cloned like any other helper.
       calls.push_back(call);
     } else if (atomicNames().count(name)) {
       facts_.atomics.push_back(call);
       if (atomicOrderShows(call, name)) facts_.orderedAtomics.push_back(call);
       else facts_.discardedAtomics.push_back(call);
-    } else if (name.rfind("atomic", 0) == 0 || name.rfind("__atomic", 0) == 0) {
+    } else if (atomicName) {
       refuse("the atomic operation " + name, call->getBeginLoc());
     } else if (name == "printf") {
       facts_.printfs.push_back(call);
@@ -1039,8 +1036,8 @@ void TranslationUnitAnalysis::propagate() {
       // (`T mean = f(args) / n;`, `mean = 2 * f(args);`). Its sites go before and after the
       // statement, and a re-execution resumes after it: so what the statement does besides the
       // call may only be that assignment (no store, no other effect, nothing making the call
-      // conditional).
-      // No store and no call of a user function (library math and blockDim.x are fine).
+      // conditional). Operands beside the call: no store and no call of a user function (library
+      // math and blockDim.x are fine).
       const auto pureOperand = [&](const Expr *e) {
         if (e->HasSideEffects(ctx_, false)) return false;
         for (const CallExpr *c : callsIn(e))

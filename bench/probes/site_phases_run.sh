@@ -3,8 +3,9 @@
 # (thread 0 of block 0 counts clock64 cycles between the barriers of arrive_in_block and prints them
 # when the block ends), builds the checked evaluation programs with -DLDCC_SITE_PHASES and prints,
 # per program, the phases summed over its launches (block 0 only):
-#   region: thread 0 from leaving a site to reaching the next; wait: the first barrier (the slowest
-#   warp); enter: region key, publishing the written ranges; ww / gww: pass 1's ww-check of the shared
+#   region: thread 0 from leaving a site to reaching the next; wait: thread 0 clearing the next tallies
+#   (until 2026-11-29 the site's first barrier); enter: region key, publishing the written ranges, and
+#   the barrier that waits for the slowest warp; ww / gww: pass 1's ww-check of the shared
 #   layout / of the global footprints; rewind: undo and rewind; rw / grw: pass 2's rw-check and commit;
 #   leave: the rest of the site. sites1 / sites2: sites at the end of pass 1 / pass 2.
 # Usage: bench/probes/site_phases_run.sh [program ...]   (outputs under $OUT/site-phases.tgz)

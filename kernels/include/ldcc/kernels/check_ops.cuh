@@ -94,9 +94,11 @@ __device__ __forceinline__ void append_record(RaceRecord* records, unsigned long
 static __device__ __noinline__ void log_filtered_race(const LogFilter* filter, RaceRecord* records,
                                                       unsigned long long* count, uint32_t capacity, uint32_t kind,
                                                       uint32_t target, uint32_t a, uint32_t b, uint64_t lo,
-                                                      uint64_t hi, uint32_t block, uint32_t region) {
+                                                      uint64_t hi, uint32_t block, uint32_t region,
+                                                      uint32_t* block_raced) {
   const RaceRecord r{kind, target, a, b, lo, hi, block, region};
   if (filter->raced_blocks && block != kNoUnit) filter->raced_blocks[block] = 1;
+  if (block_raced) *block_raced = 1;
   if (filter->seen.hashes && seen_contains(filter->seen, record_key(r))) return;
   append_record(records, count, capacity, r);
 }
@@ -107,7 +109,7 @@ __device__ __forceinline__ void log_race(RaceLogView log, RaceKind kind, uint32_
 #ifndef LDCC_UNFILTERED_LOG
   if (log.filter)
     return log_filtered_race(log.filter, log.records, log.count, log.capacity, uint32_t(kind), target, a, b, lo, hi,
-                             log.block, log.region);
+                             log.block, log.region, log.block_raced);
 #endif
   append_record(log.records, log.count, log.capacity, RaceRecord{uint32_t(kind), target, a, b, lo, hi, log.block, log.region});
 }

@@ -133,6 +133,7 @@ struct RaceLogView {
   uint32_t block = kNoUnit;  // copied into every record written through this view
   uint32_t region = 0;
   const LogFilter* filter = nullptr;  // level W's (a pointer: the view is passed by value everywhere)
+  uint32_t* block_raced = nullptr;    // level W: set with every record (BlockState::raced)
 };
 
 // Every private copy and the union copy U are padded to this many bytes: 32 lanes x 16 bytes, so the

@@ -141,7 +141,7 @@ struct LaunchCtx {
   const unsigned long long* footprints;
   // Level W, nonzero: the store hooks see every store (KernelDesc::warp_turns is null), so a site
   // checks only the part of the block's global footprint its threads stored to in the region's
-  // executions (BlockState::written_lo/hi): every copy and U still hold S elsewhere.
+  // executions (ThreadState::written): every copy and U still hold S elsewhere.
   uint32_t global_store_flags;
   // Level B attribution launch: every store into a watched range appends (watch << 32 | block) to
   // watch_log[1..watch_capacity], counting in watch_log[0].
@@ -171,28 +171,85 @@ __host__ __device__ inline int target_holding(const GlobalTarget* targets, uint3
   return -1;
 }
 
+// The bytes [lo, hi) of a global target as a block keeps them (WrittenRanges): the
+// 16-byte chunks [first, end) that hold them, in 32 bits so the shared-memory atomics combine them in
+// one instruction. An end past 2^32 - 1 chunks is kToTheEnd: the target's end. An empty range stays
+// empty (first >= end).
+constexpr uint32_t kToTheEnd = 0xffffffffu;
+struct ChunkSpan {
+  uint32_t first, end;
+};
+__device__ __forceinline__ ChunkSpan chunk_span(uint64_t lo, uint64_t hi) {
+  if (lo >= hi) return ChunkSpan{kToTheEnd, 0};
+  return ChunkSpan{uint32_t(min(lo / 16, uint64_t(kToTheEnd - 1))), uint32_t(min((hi + 15) / 16, uint64_t(kToTheEnd)))};
+}
+// Where the chunks [first, end) of a target whose copies are `stride` bytes apart start and end, in bytes.
+__device__ __forceinline__ uint64_t span_start(uint32_t first) { return uint64_t(first) * 16; }
+__device__ __forceinline__ uint64_t span_stop(uint32_t end, uint64_t stride) {
+  return end == kToTheEnd ? stride : min(uint64_t(end) * 16, stride);
+}
+
+// What the threads of a block gather at one visit of a level W site, before its first barrier. The
+// block keeps two (BlockState::tallies, by ThreadState::visits): thread 0 clears the next visit's
+// while this one runs, so no barrier has to separate the clearing from the threads' atomics.
+struct SiteTally {
+  uint32_t region_key;
+  // Pass 1 with global_store_flags: what the block's threads loaded through (kMarkedParams bits);
+  // kUnknownLoads also where a warp wrote the layout or made stores or atomics the copies do not hold
+  // (ends_without_rerun).
+  uint32_t loaded_params;
+  uint32_t overflowed;  // pass 1: a thread's store or atomic log overflowed in the region
+};
+
+// Per global target, the 16-byte chunks [first, end) the block's threads wrote (ChunkSpan): since the
+// last site (LaunchCtx::warp_copies), or in both executions of a region (level W, global_store_flags).
+// Level W keeps two (BlockState::written, by ThreadState::regions), for the same reason as the tallies:
+// a region's are cleared during the site that ends pass 1 of the region before it.
+struct WrittenRanges {
+  uint32_t targets;  // bit i: first/end[i] hold a range
+  uint32_t first[kMaxGlobalTargets], end[kMaxGlobalTargets];
+  // Level W with global_store_flags: bit w when warp w stored to the target in the region's executions.
+  uint32_t writer_warps[kMaxGlobalTargets];
+  __device__ void clear(uint32_t num_targets) {
+    for (uint32_t i = 0; i < num_targets; ++i) {
+      first[i] = kToTheEnd;
+      end[i] = 0;
+      writer_warps[i] = 0;
+    }
+    targets = 0;
+  }
+};
+
 struct BlockState {
   uint8_t* area;      // S | U | P_0 .. P_W, `stride` bytes each
   uint32_t pass;      // 1 or 2
   uint32_t slot;
-  uint32_t region_key;
   uint32_t turn;      // ordered_warps: the warp running the current region
-  // Per global target, the bytes [lo, hi) the block's threads wrote: since the last site
-  // (LaunchCtx::warp_copies), or in both executions of the region (level W, global_store_flags).
-  unsigned long long written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
-  uint32_t written_targets;  // bit i: written_lo/hi[i] hold a range (level W, deterministic mode's warp copies)
+  uint32_t raced;     // level W: the block logged a race in this launch (RaceLogView::block_raced)
+  SiteTally tallies[2];
+  WrittenRanges written[2];
   long long entered, at_sites;  // LaunchCtx::profile: thread 0's clock at entry, its cycles at sites
   uint32_t arrived;             // LaunchCtx::store_order: bit w, warp w has reached the region's end
-  // Level W with global_store_flags, pass 1: what the block's threads loaded through (kMarkedParams
-  // bits); kUnknownLoads also where a warp wrote the layout or made stores or atomics the copies do
-  // not hold (ends_without_rerun).
-  uint32_t loaded_params;
-  // Level W with global_store_flags: per global target, bit w when warp w stored to it in the region's
-  // executions; and, for warp_stores_overlap, one target's bytes [lo, hi) each warp stored to in pass 1.
-  uint32_t writer_warps[kMaxGlobalTargets];
+  // For warp_stores_overlap, one target's bytes [lo, hi) each warp stored to in pass 1.
   unsigned long long warp_lo[32], warp_hi[32];
   uint64_t helper_off[kMaxHelperSlots];
 };
+
+// BlockState is in shared memory, but the clones reach it through a generic pointer: its atomics go
+// through these, as shared-memory ones (a generic atomic tests the address space first, and made a
+// 64-bit minimum in shared memory a compare-and-swap loop: b+tree's sites).
+__device__ __forceinline__ uint32_t shared_address(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void shared_or(uint32_t* p, uint32_t v) {
+  asm volatile("red.shared.or.b32 [%0], %1;" ::"r"(shared_address(p)), "r"(v) : "memory");
+}
+__device__ __forceinline__ void shared_min(uint32_t* p, uint32_t v) {
+  asm volatile("red.shared.min.u32 [%0], %1;" ::"r"(shared_address(p)), "r"(v) : "memory");
+}
+__device__ __forceinline__ void shared_max(uint32_t* p, uint32_t v) {
+  asm volatile("red.shared.max.u32 [%0], %1;" ::"r"(shared_address(p)), "r"(v) : "memory");
+}
 
 struct StoreEntry {
   uint8_t* addr;
@@ -217,6 +274,10 @@ struct ThreadState {
   uint64_t written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
   uint32_t written_targets;
   uint32_t open;         // the site that opened this thread's region
+  // Level W: the sites this thread has visited, and the regions it has ended (the parities choose the
+  // block's SiteTally and WrittenRanges); the region key its block settled on at its last site.
+  uint32_t visits, regions;
+  uint32_t region_key;
   bool stores_in_turn;   // LaunchCtx::store_order: the lower warps have ended this region
   uint32_t pass1_site;   // where pass 1 ended
   bool at_exit;
@@ -237,6 +298,8 @@ struct ThreadState {
   __device__ bool single_execution() const { return deterministic(); }
   // The execution whose effects stay: pass 1 of level W or the deterministic one.
   __device__ bool first_execution() const { return bs->pass == 1; }
+  __device__ SiteTally& tally() const { return bs->tallies[visits & 1]; }
+  __device__ WrittenRanges& written() const { return bs->written[regions & 1]; }
 };
 
 // Names any type in a declaration, arrays and function pointers included: type_t<float[4]> x;
@@ -485,15 +548,16 @@ __device__ __forceinline__ void for_each_footprint_part(const ThreadState& t, co
                                                         ByteOp byte, WarpOp by_warp) {
   const LaunchCtx& c = *t.ctx;
   // The targets the block's threads stored to in the region (all where the hooks miss stores).
-  const uint32_t targets = c.global_store_flags ? t.bs->written_targets : (1u << c.num_globals) - 1;
+  const WrittenRanges& written = t.written();
+  const uint32_t targets = c.global_store_flags ? written.targets : (1u << c.num_globals) - 1;
   static_assert(kMaxGlobalTargets < 32, "a bit per global target");
   for (uint32_t rest = targets; rest; rest &= rest - 1) {
     const uint32_t i = __ffs(rest) - 1;
     // What they stored to, in whole chunks.
     uint64_t stored_lo = 0, stored_hi = c.globals[i].stride;
     if (c.global_store_flags) {
-      stored_lo = t.bs->written_lo[i] / 16 * 16;
-      stored_hi = (t.bs->written_hi[i] + 15) / 16 * 16;
+      stored_lo = span_start(written.first[i]);
+      stored_hi = span_stop(written.end[i], c.globals[i].stride);
     }
     if (c.globals[i].lists) {
       for_each_listed_part(global_buffers(t, i), c.globals[i].lists, stored_lo / 16, stored_hi / 16, team, chunk,
@@ -518,9 +582,11 @@ __device__ __forceinline__ Team global_team(const ThreadState& t) {
   const LaunchCtx& c = *t.ctx;
   if (!c.global_store_flags) return c.num_globals ? whole_block() : team_for(0);
   uint64_t work = 0;
-  for (uint32_t rest = t.bs->written_targets; rest; rest &= rest - 1) {
+  const WrittenRanges& written = t.written();
+  for (uint32_t rest = written.targets; rest; rest &= rest - 1) {
     const uint32_t i = __ffs(rest) - 1;
-    const uint64_t chunks = (t.bs->written_hi[i] + 15) / 16 - t.bs->written_lo[i] / 16;
+    const uint64_t start = span_start(written.first[i]), stop = span_stop(written.end[i], c.globals[i].stride);
+    const uint64_t chunks = stop > start ? (stop - start) / 16 : 0;
     work += c.globals[i].lists ? chunks * 4 * 32 : chunks;
   }
   return team_for(work);
@@ -578,7 +644,7 @@ static __device__ __forceinline__ void block_global_rw_commit(const ThreadState&
 }
 
 // ---- warp reductions ------------------------------------------------------------------------------
-// Over the active lanes `lanes` of this warp, in each of them: the bitwise or, and the maximum.
+// Over the active lanes `lanes` of this warp, in each of them: the bitwise or, the maximum, the minimum.
 __device__ __forceinline__ uint32_t warp_or(uint32_t lanes, uint32_t v) {
 #if __CUDA_ARCH__ >= 800
   return __reduce_or_sync(lanes, v);
@@ -587,14 +653,21 @@ __device__ __forceinline__ uint32_t warp_or(uint32_t lanes, uint32_t v) {
   return v;
 #endif
 }
-__device__ __forceinline__ uint32_t warp_max(uint32_t lanes, uint32_t v) {
+// The maximum (kMax) or the minimum.
+template <bool kMax>
+__device__ __forceinline__ uint32_t warp_extreme(uint32_t lanes, uint32_t v) {
 #if __CUDA_ARCH__ >= 800
-  return __reduce_max_sync(lanes, v);
+  return kMax ? __reduce_max_sync(lanes, v) : __reduce_min_sync(lanes, v);
 #else
-  for (uint32_t rest = lanes; rest; rest &= rest - 1) v = max(v, __shfl_sync(lanes, v, __ffs(rest) - 1));
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+    const uint32_t other = __shfl_sync(lanes, v, __ffs(rest) - 1);
+    v = kMax ? max(v, other) : min(v, other);
+  }
   return v;
 #endif
 }
+__device__ __forceinline__ uint32_t warp_max(uint32_t lanes, uint32_t v) { return warp_extreme<true>(lanes, v); }
+__device__ __forceinline__ uint32_t warp_min(uint32_t lanes, uint32_t v) { return warp_extreme<false>(lanes, v); }
 
 // The lowest `lo` and the highest `hi` over the active lanes `lanes` of this warp, in each of them.
 __device__ __forceinline__ void warp_span(uint32_t lanes, unsigned long long& lo, unsigned long long& hi) {
@@ -630,19 +703,25 @@ __device__ __forceinline__ bool join_warp_span(uint32_t lanes, unsigned long lon
   return true;
 }
 
-// This thread's written ranges (ThreadState::written_lo/hi) join its block's (BlockState::written_lo/hi,
-// written_targets, and writer_warps where it is given), a warp's lanes combined (join_warp_span);
-// clear_written_ranges empties them. Per target: one range over a thread's stores to two targets
-// covered the copies between them (b+tree's findRangeK stores to two targets in one region: 0.5 s of
-// sites).
-__device__ __forceinline__ void publish_written_ranges(const ThreadState& t, uint32_t* writer_warps = nullptr) {
+// This thread's written ranges (ThreadState::written_lo/hi) join its block's (ThreadState::written, with
+// the writer warps when `writers`), a warp's lanes combined first, the lowest making the atomics;
+// clear_written_ranges empties them. Per target: one range over a thread's stores to two
+// targets covered the copies between them (b+tree's findRangeK stores to two targets in one region:
+// 0.5 s of sites).
+__device__ __forceinline__ void publish_written_ranges(const ThreadState& t, bool writers) {
+  WrittenRanges& written = t.written();
   const uint32_t lanes = __activemask();
   const uint32_t targets = warp_or(lanes, t.written_targets);
-  if (targets && lane_leader(lanes)) atomicOr(&t.bs->written_targets, targets);
+  const bool leader = lane_leader(lanes);
+  if (targets && leader) shared_or(&written.targets, targets);
   for (uint32_t rest = targets; rest; rest &= rest - 1) {
     const uint32_t i = __ffs(rest) - 1;
-    const bool joined = join_warp_span(lanes, t.written_lo[i], t.written_hi[i], &t.bs->written_lo[i], &t.bs->written_hi[i]);
-    if (joined && writer_warps) atomicOr(&writer_warps[i], 1u << t.warp);
+    const ChunkSpan span = chunk_span(t.written_lo[i], t.written_hi[i]);
+    const uint32_t first = warp_min(lanes, span.first), end = warp_max(lanes, span.end);
+    if (!leader || first >= end) continue;
+    shared_min(&written.first[i], first);
+    shared_max(&written.end[i], end);
+    if (writers) shared_or(&written.writer_warps[i], 1u << t.warp);
   }
 }
 
@@ -685,14 +764,14 @@ static __device__ __forceinline__ void pass_turn(const ThreadState& t) {
 // byte no warp changed merges to itself.
 static __device__ __forceinline__ void block_merge_warp_globals(ThreadState& t) {
   const LaunchCtx& c = *t.ctx;
-  BlockState& bs = *t.bs;
-  publish_written_ranges(t);
+  WrittenRanges& written = t.written();
+  publish_written_ranges(t, false);
   clear_written_ranges(t);
   __syncthreads();
-  for (uint32_t rest = bs.written_targets; rest; rest &= rest - 1) {
+  for (uint32_t rest = written.targets; rest; rest &= rest - 1) {
     const uint32_t i = __ffs(rest) - 1;
-    const uint64_t lo = bs.written_lo[i] / 16 * 16, hi = (bs.written_hi[i] + 15) / 16 * 16;
     const GlobalTarget& g = c.globals[i];
+    const uint64_t lo = span_start(written.first[i]), hi = max(lo, span_stop(written.end[i], g.stride));
     TargetBuffers b;
     b.original = g.copies + uint64_t(t.block_copy) * g.stride;
     b.bytes = g.bytes;
@@ -713,11 +792,7 @@ static __device__ __forceinline__ void block_merge_warp_globals(ThreadState& t) 
     }
   }
   __syncthreads();
-  for (uint32_t i = thread_rank(); i < c.num_globals; i += block_threads()) {
-    bs.written_lo[i] = ~0ull;
-    bs.written_hi[i] = 0;
-  }
-  if (thread_rank() == 0) bs.written_targets = 0;
+  if (thread_rank() == 0) written.clear(c.num_globals);
 }
 
 // ---- kernel entry --------------------------------------------------------------------------------
@@ -738,7 +813,9 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
   const uint32_t warps = (block_threads() + 31) / 32;
   if (thread_rank() == 0) {
     bs.pass = 1;
-    bs.region_key = 0;
+    bs.raced = 0;
+    for (SiteTally& tally : bs.tallies) tally = SiteTally{0, 0, 0};
+    for (WrittenRanges& written : bs.written) written.clear(ctx.num_globals);
     bs.turn = 0;
     bs.arrived = 0;
     bs.entered = ctx.profile ? clock64() : 0;
@@ -772,17 +849,13 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
   // Only the launch's targets: the arrays are in local memory, and clearing all of them cost every
   // thread 256 bytes of stores at entry.
   t.written_targets = 0;
-  if (thread_rank() == 0) bs.written_targets = 0;
   for (uint32_t i = 0; i < ctx.num_globals; ++i) {
     t.written_lo[i] = ~0ull;
     t.written_hi[i] = 0;
-    if (thread_rank() == 0) {
-      bs.written_lo[i] = ~0ull;
-      bs.written_hi[i] = 0;
-      bs.writer_warps[i] = 0;
-    }
   }
   t.open = entry_site;
+  t.visits = t.regions = 0;
+  t.region_key = 0;
   t.stores_in_turn = false;
   t.pass1_site = entry_site;
   t.at_exit = false;
@@ -918,7 +991,7 @@ static __device__ __forceinline__ void announce_arrival(const ThreadState& t) {
 // its last site join its block's written ranges. The thread keeps them until the site has decided
 // (warp_stores_overlap).
 __device__ __forceinline__ void publish_global_stores(const ThreadState& t) {
-  if (t.ctx->global_store_flags) publish_written_ranges(t, t.bs->writer_warps);
+  if (t.ctx->global_store_flags) publish_written_ranges(t, true);
 }
 
 // `*store(t, &lvalue) = value`: a store that is neither to a local nor to a privatized shared
@@ -1088,7 +1161,8 @@ __device__ __forceinline__ RaceLogView block_log(const ThreadState& t) {
   RaceLogView log = t.ctx->log;
   log.filter = &t.ctx->log_filter;
   log.block = block_rank();
-  log.region = t.bs->region_key & 0x7fffffffu;
+  log.region = t.region_key & 0x7fffffffu;
+  log.block_raced = &t.bs->raced;
   return log;
 }
 
@@ -1183,12 +1257,12 @@ __device__ __forceinline__ int arrive_one_copy(ThreadState& t, uint32_t site) {
 }
 
 // Level W with global_store_flags, pass 1: this thread's loads (the clone's marks) join its block's
-// (BlockState::loaded_params), a warp's lanes combined; all of memory where its passes found the layout
+// (SiteTally::loaded_params), a warp's lanes combined; all of memory where its passes found the layout
 // written or it made stores or atomics the copies do not hold.
 __device__ __forceinline__ void publish_loads(const ThreadState& t, uint32_t loaded, bool beyond_globals) {
   const uint32_t lanes = __activemask();
   const uint32_t all = warp_or(lanes, beyond_globals ? kUnknownLoads : loaded);
-  if (all && lane_leader(lanes)) atomicOr(&t.bs->loaded_params, all);
+  if (all && lane_leader(lanes)) shared_or(&t.tally().loaded_params, all);
 }
 
 // Whether two warps of the block stored, in pass 1, to overlapping byte ranges of a global target (the
@@ -1196,13 +1270,14 @@ __device__ __forceinline__ void publish_loads(const ThreadState& t, uint32_t loa
 // ww-check cannot see it: a store of the byte already there leaves the copy equal to S (warp 0 stores
 // 0 over 0, warp 1 stores 7; or 1 and 256 into one int: no byte changed by both), and only pass 2's
 // rw-check finds it. Called by every thread of the block; a few barriers per target that more than
-// one warp wrote (BlockState::writer_warps: most regions' targets have one writer, or none).
+// one warp wrote (WrittenRanges::writer_warps: most regions' targets have one writer, or none).
 static __device__ __noinline__ bool warp_stores_overlap(const ThreadState& t) {
   BlockState& bs = *t.bs;
   bool overlap = false;
-  for (uint32_t rest = bs.written_targets; rest && !overlap; rest &= rest - 1) {
+  const WrittenRanges& written = t.written();
+  for (uint32_t rest = written.targets; rest && !overlap; rest &= rest - 1) {
     const uint32_t i = __ffs(rest) - 1;
-    if (__popc(bs.writer_warps[i]) < 2) continue;
+    if (__popc(written.writer_warps[i]) < 2) continue;
     if (thread_rank() < 32) {
       bs.warp_lo[thread_rank()] = ~0ull;
       bs.warp_hi[thread_rank()] = 0;
@@ -1229,17 +1304,21 @@ static __device__ __noinline__ bool warp_stores_overlap(const ThreadState& t) {
 // Called by every thread of the block (the answer is the block's).
 __device__ __forceinline__ bool ends_without_rerun(const ThreadState& t) {
   const LaunchCtx& c = *t.ctx;
-  const BlockState& bs = *t.bs;
-  if (!c.global_store_flags || (bs.loaded_params & kUnknownLoads)) return false;
+  const uint32_t loaded = t.tally().loaded_params;
+  if (!c.global_store_flags || (loaded & kUnknownLoads)) return false;
   // Set by this block's threads only, before the barrier that precedes this.
-  if (!c.log_filter.raced_blocks || *static_cast<volatile const uint32_t*>(&c.log_filter.raced_blocks[block_rank()]))
-    return false;
+  if (*static_cast<volatile const uint32_t*>(&t.bs->raced)) return false;
   uint32_t loaded_targets = 0;
-  for (uint32_t rest = bs.loaded_params; rest; rest &= rest - 1) {
+  for (uint32_t rest = loaded; rest; rest &= rest - 1) {
     const uint8_t target = c.param_targets[__ffs(rest) - 1];
     if (target != kNoTarget) loaded_targets |= 1u << target;
   }
-  return (loaded_targets & bs.written_targets) == 0 && !warp_stores_overlap(t);
+  const WrittenRanges& written = t.written();
+  if (loaded_targets & written.targets) return false;
+  // The call only where a target has two writers (it is not inlined: its barriers and spills).
+  bool several_writers = false;
+  for (uint32_t rest = written.targets; rest; rest &= rest - 1) several_writers |= __popc(written.writer_warps[__ffs(rest) - 1]) > 1;
+  return !several_writers || !warp_stores_overlap(t);
 }
 
 // Level W's and deterministic mode's sites. Called by every thread of the block, each at its own site
@@ -1277,33 +1356,28 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
   }
   // The region as the report names it: opened and closed at a running thread's sites if any.
   const uint32_t key = (uint32_t(!t.at_exit) << 31) | (t.open << 16) | (site & 0xffffu);
+  SiteTally& tally = t.tally();
   if (thread_rank() == 0) {
-    bs.region_key = 0;
-    bs.loaded_params = 0;
-    // The written ranges cover both executions of a region: they are cleared at the end of pass 1
-    // (every thread has left the last commit, which read them).
-    if (bs.pass == 1) {
-      for (uint32_t i = 0; i < ctx.num_globals; ++i) {
-        bs.written_lo[i] = ~0ull;
-        bs.written_hi[i] = 0;
-        bs.writer_warps[i] = 0;
-      }
-      bs.written_targets = 0;
-    }
+    // The next visit's tally, and at the end of pass 1 the next region's written ranges (a region's
+    // cover both its executions): read for the last time before the previous site's final barrier,
+    // written next after this site's last one.
+    bs.tallies[(t.visits + 1) & 1] = SiteTally{0, 0, 0};
+    if (bs.pass == 1) bs.written[(t.regions + 1) & 1].clear(ctx.num_globals);
   }
-  __syncthreads();
-  SiteCycles cycles(t);
   const uint32_t lanes = __activemask();  // one atomic per warp, not one per thread on one word
   const uint32_t warp_key = warp_max(lanes, key);
-  if (lane_leader(lanes)) atomicMax(&bs.region_key, warp_key);
+  if (lane_leader(lanes)) shared_max(&tally.region_key, warp_key);
   publish_global_stores(t);  // read after the next barrier
+  if (t.overflow) tally.overflowed = 1;  // the same
   // Threads that returned: whether all did, and the barrier results' count of running threads.
   const uint32_t exited = __syncthreads_count(t.at_exit);
   const bool all_exited = exited == block_threads();
+  SiteCycles cycles(t);
+  t.region_key = tally.region_key;
   // The log and the layout are rebuilt where each pass needs them: held across the whole site, they
   // spilled with everything else live in it.
   if (bs.pass == 1) {
-    const bool skip = __syncthreads_or(t.overflow);
+    const bool skip = tally.overflowed;
     const Team layout = layout_team(t), globals = global_team(t);
     const bool wrote_layout = layout.member() && block_ww_check(layout_buffers(t), block_log(t), layout);
     const bool wrote_globals = globals.member() && block_global_ww(t, block_log(t), globals);
@@ -1323,6 +1397,7 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
         if (thread_rank() == 0) bs.pass = 2;
         __syncthreads();  // undone stores and the pass visible before anyone re-runs
         t.replay = 0;
+        ++t.visits;
         return kRewind;
       }
       if (any_wrote && globals.member()) block_global_rw_commit(t, block_log(t), false, globals);
@@ -1336,7 +1411,6 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
       if (thread_rank() == 0) atomicAdd(&ctx.counters[kPass2Skipped], 1ull);
     }
   } else {
-    __syncthreads();
     if (const Team layout = layout_team(t); layout.member()) block_rw_commit(layout_buffers(t), block_log(t), true, layout);
     if (const Team globals = global_team(t); globals.member()) block_global_rw_commit(t, block_log(t), true, globals);
     t.compare = true;
@@ -1353,6 +1427,8 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
   t.num_stores = t.num_atomics = t.replay = 0;
   t.overflow = false;
   clear_written_ranges(t);
+  ++t.visits;
+  ++t.regions;
   if (all_exited) {
     release_slot(ctx, bs);
     cycles.block_done = true;

@@ -1357,12 +1357,15 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
   // The region as the report names it: opened and closed at a running thread's sites if any.
   const uint32_t key = (uint32_t(!t.at_exit) << 31) | (t.open << 16) | (site & 0xffffu);
   SiteTally& tally = t.tally();
+  // Read before the count barrier: thread 0 may set the next pass as soon as every thread is past it
+  // (a pass-2 site has no other barrier before its commit).
+  const uint32_t pass = bs.pass;
   if (thread_rank() == 0) {
     // The next visit's tally, and at the end of pass 1 the next region's written ranges (a region's
     // cover both its executions): read for the last time before the previous site's final barrier,
     // written next after this site's last one.
     bs.tallies[(t.visits + 1) & 1] = SiteTally{0, 0, 0};
-    if (bs.pass == 1) bs.written[(t.regions + 1) & 1].clear(ctx.num_globals);
+    if (pass == 1) bs.written[(t.regions + 1) & 1].clear(ctx.num_globals);
   }
   const uint32_t lanes = __activemask();  // one atomic per warp, not one per thread on one word
   const uint32_t warp_key = warp_max(lanes, key);
@@ -1376,7 +1379,7 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
   t.region_key = tally.region_key;
   // The log and the layout are rebuilt where each pass needs them: held across the whole site, they
   // spilled with everything else live in it.
-  if (bs.pass == 1) {
+  if (pass == 1) {
     const bool skip = tally.overflowed;
     const Team layout = layout_team(t), globals = global_team(t);
     const bool wrote_layout = layout.member() && block_ww_check(layout_buffers(t), block_log(t), layout);

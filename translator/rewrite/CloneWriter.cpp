@@ -357,7 +357,12 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   // (Only for re-executions, which jump back to sites: the blocks clone keeps its locals as written.)
   std::set<const DeclStmt *> handledDecls;
   std::ostringstream moved, hoisted;
-  std::vector<std::pair<std::string, std::string>> frame;  // (name, compare id or "")
+  // What a site saves and a re-execution restores: locals and modified parameters.
+  struct FrameEntry {
+    std::string name, compareId;  // compareId "": not compared
+    bool pack = false;            // a parameter pack: its values in a ::ldcc::rt::PackFrame
+  };
+  std::vector<FrameEntry> frame;
   // Registers a compared local in the translation unit's table; its id for compare_local.
   auto compareId = [&](const VarDecl *var) {
     tables.locals.push_back(fname + ": " + localName(var));
@@ -392,7 +397,7 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     }
     // Value-initialized: an indeterminate value could read differently in the two passes.
     hoisted << "::ldcc::rt::type_t<" << p.type << "> " << p.newName << "{}; ";
-    frame.emplace_back(p.newName, p.compared ? compareId(p.var) : "");
+    frame.push_back(FrameEntry{p.newName, p.compared ? compareId(p.var) : ""});
     if (handledDecls.count(ds)) continue;
     handledDecls.insert(ds);
     // Every declarator of this statement becomes an assignment (they share the scope, so all of
@@ -448,7 +453,9 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     ed.replace(ds->getSourceRange(), assigns + (inForInit ? ";" : ""), "a declaration");
   }
   for (const ParmVarDecl *p : facts.modifiedParams)
-    if (checked) frame.emplace_back(p->getNameAsString(), facts.uncomparedParams.count(p) ? "" : compareId(p));
+    if (checked)
+      frame.push_back(FrameEntry{p->getNameAsString(), facts.uncomparedParams.count(p) ? "" : compareId(p),
+                                 p->isParameterPack()});
 
   // --- shared variables: removed here, redirected to this warp's copy at the top ---------------------
   std::ostringstream shared, aliases;
@@ -718,7 +725,15 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   if (synchronizing) {
     std::ostringstream fr, save, load, cmp;
     fr << "struct ldcc_frame { ";
-    for (const auto &[name, id] : frame) {
+    for (const FrameEntry &e : frame) {
+      const std::string &name = e.name, &id = e.compareId;
+      if (e.pack) {
+        fr << "::ldcc::rt::PackFrame<decltype(" << name << ")...> " << name << "; ";
+        save << "f." << name << ".save(" << name << "...); ";
+        load << "f." << name << ".load(" << name << "...); ";
+        if (!id.empty()) cmp << "f." << name << ".compare(ldcc_t, " << id << "u, " << name << "...); ";
+        continue;
+      }
       fr << "decltype(" << name << ") " << name << "; ";
       save << "::ldcc::rt::assign(f." << name << ", " << name << "); ";
       load << "::ldcc::rt::assign(" << name << ", f." << name << "); ";

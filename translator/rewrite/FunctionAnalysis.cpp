@@ -339,6 +339,41 @@ public:
     return true;
   }
 
+  // A class defined inside the function: its member functions are not this function's code (their
+  // returns are not its exits, their statements cannot reach the clone's state). One that synchronizes,
+  // stores through pointers or does atomics would need that state, as a lambda would.
+  // A __shared__ variable it names would be the clone's local reference to this warp's copy, which a
+  // local class cannot use.
+  bool TraverseCXXRecordDecl(CXXRecordDecl *record) {
+    struct SharedUse : RecursiveASTVisitor<SharedUse> {
+      bool VisitDeclRefExpr(DeclRefExpr *ref) {
+        if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()); var && var->hasAttr<CUDASharedAttr>()) found = true;
+        return true;
+      }
+      bool found = false;
+    };
+    for (Decl *member : record->decls()) {
+      if (auto *nested = dyn_cast<CXXRecordDecl>(member)) {
+        TraverseCXXRecordDecl(nested);
+        continue;
+      }
+      const FunctionDecl *method = dyn_cast<FunctionDecl>(member);
+      if (const auto *pattern = dyn_cast<FunctionTemplateDecl>(member)) method = pattern->getTemplatedDecl();
+      if (!method || !method->hasBody()) continue;
+      LambdaScan scan;
+      scan.TraverseStmt(method->getBody());
+      SharedUse shared;
+      shared.TraverseStmt(method->getBody());
+      if (scan.effect || shared.found) {
+        refuse("a member function of a class defined in the function that synchronizes, stores to memory, does "
+               "atomics or uses a __shared__ variable",
+               method->getLocation());
+        break;
+      }
+    }
+    return true;
+  }
+
   bool VisitCallExpr(CallExpr *call) {
     std::string what;
     const std::string name = calleeName(call);

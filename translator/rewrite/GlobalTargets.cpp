@@ -115,6 +115,10 @@ public:
   }
 
   SourceLocation loadedAt;  // first pointer loaded from memory that a store goes through
+  // First store through a kernel parameter the clone cannot rebase: a parameter pack, or one whose
+  // type is a template parameter (`T p`, `Args<T> a`): instantiated with a pointer, it would write the
+  // program's memory behind the checker's back.
+  SourceLocation unrebasedAt;
 
 private:
   // A pointer read from an lvalue: a parameter, a local (followed to its values), a struct
@@ -170,7 +174,36 @@ private:
   void loaded(const Expr *e, std::set<Root> &) {
     if (loadedAt.isInvalid()) loadedAt = e->getBeginLoc();
   }
-  void unknown(const Expr *, std::set<Root> &out) { out.insert(Root{}); }
+  void unknown(const Expr *e, std::set<Root> &out) {
+    if (unrebasedAt.isInvalid() && throughUnrebasedKernelParam(e)) unrebasedAt = e->getBeginLoc();
+    out.insert(Root{});
+  }
+
+  static bool throughUnrebasedKernelParam(const Expr *e) {
+    while (true) {
+      e = e->IgnoreParenCasts();
+      if (const auto *pack = dyn_cast<PackExpansionExpr>(e)) {
+        e = pack->getPattern();
+        continue;
+      }
+      if (const auto *me = dyn_cast<MemberExpr>(e)) {
+        e = me->getBase();
+        continue;
+      }
+      if (const auto *dm = dyn_cast<CXXDependentScopeMemberExpr>(e); dm && !dm->isImplicitAccess()) {
+        e = dm->getBase();
+        continue;
+      }
+      break;
+    }
+    const auto *ref = dyn_cast<DeclRefExpr>(e);
+    const auto *param = ref ? dyn_cast<ParmVarDecl>(ref->getDecl()) : nullptr;
+    const auto *fn = param ? dyn_cast<FunctionDecl>(param->getDeclContext()) : nullptr;
+    if (!fn || !fn->hasAttr<CUDAGlobalAttr>()) return false;
+    const QualType type = param->getType().getNonReferenceType();
+    return param->isParameterPack() || (type->isDependentType() && !type->isPointerType());
+  }
+
 
   Assignments assigned_;
   std::set<const VarDecl *> visiting_;
@@ -254,6 +287,10 @@ std::vector<Root> GlobalTargetAnalysis::writesOf(const FunctionFacts &facts) {
   }
   if (tracer.loadedAt.isValid())
     tu_.refuse(facts.fn, Refusal{"a store through a pointer loaded from memory", tracer.loadedAt});
+  if (tracer.unrebasedAt.isValid())
+    tu_.refuse(facts.fn, Refusal{"a store through a parameter pack or a parameter whose type is a template parameter "
+                                 "(the clone cannot privatize the memory it points to)",
+                                 tracer.unrebasedAt});
   std::vector<Root> out(roots.begin(), roots.end());
   writes_[facts.fn] = out;
   return out;
@@ -265,7 +302,8 @@ KernelGlobals GlobalTargetAnalysis::of(const FunctionFacts &kernel) const {
   // A parameter's own const does not stop the rebase (constParams); an unnamed one is never used.
   for (unsigned i = 0; i < fn->getNumParams(); ++i) {
     const ParmVarDecl *p = fn->getParamDecl(i);
-    if (!p->getName().empty())
+    // A pack is not rebased (one expression for several arguments); writesOf refuses stores through it.
+    if (!p->getName().empty() && !p->isParameterPack())
       collectPointers(ctx_, p->getType().getUnqualifiedType(), i, {}, p->getNameAsString(), 0, true, g.pointers);
   }
   const auto found = writes_.find(fn);

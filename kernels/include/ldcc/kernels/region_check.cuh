@@ -1205,6 +1205,35 @@ __device__ __forceinline__ void compare_local(const ThreadState& t, uint32_t loc
   }
 }
 
+// A parameter pack in the clone's frame (`Ts... xs`: `PackFrame<decltype(xs)...> xs;`): its values one
+// after another, saved, restored (const ones stay) and compared as locals are.
+template <typename... T>
+struct PackFrame {
+  __device__ void save() {}
+  __device__ void load() const {}
+  __device__ void compare(const ThreadState&, uint32_t) const {}
+};
+template <typename First, typename... Rest>
+struct PackFrame<First, Rest...> {
+  std::remove_cv_t<First> first;
+  PackFrame<Rest...> rest;
+  template <typename X, typename... Xs>
+  __device__ void save(const X& x, const Xs&... xs) {
+    assign(first, x);
+    rest.save(xs...);
+  }
+  template <typename X, typename... Xs>
+  __device__ void load(X& x, Xs&... xs) const {
+    if constexpr (!std::is_const_v<X>) assign(x, first);
+    rest.load(xs...);
+  }
+  template <typename X, typename... Xs>
+  __device__ void compare(const ThreadState& t, uint32_t local, const X& x, const Xs&... xs) const {
+    compare_local(t, local, first, x);
+    rest.compare(t, local, xs...);
+  }
+};
+
 // The block's global scratch slot, free for the next block once every thread has left.
 __device__ __forceinline__ void release_slot(const LaunchCtx& ctx, const BlockState& bs) {
   if (thread_rank() == 0 && ctx.scratch) {

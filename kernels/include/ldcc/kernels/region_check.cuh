@@ -179,14 +179,15 @@ constexpr uint32_t kToTheEnd = 0xffffffffu;
 struct ChunkSpan {
   uint32_t first, end;
 };
-__device__ __forceinline__ ChunkSpan chunk_span(uint64_t lo, uint64_t hi) {
+__host__ __device__ constexpr ChunkSpan chunk_span(uint64_t lo, uint64_t hi) {
   if (lo >= hi) return ChunkSpan{kToTheEnd, 0};
-  return ChunkSpan{uint32_t(min(lo / 16, uint64_t(kToTheEnd - 1))), uint32_t(min((hi + 15) / 16, uint64_t(kToTheEnd)))};
+  const uint64_t first = lo / 16, end = (hi + 15) / 16;
+  return ChunkSpan{uint32_t(first < kToTheEnd - 1 ? first : kToTheEnd - 1), uint32_t(end < kToTheEnd ? end : kToTheEnd)};
 }
 // Where the chunks [first, end) of a target whose copies are `stride` bytes apart start and end, in bytes.
-__device__ __forceinline__ uint64_t span_start(uint32_t first) { return uint64_t(first) * 16; }
-__device__ __forceinline__ uint64_t span_stop(uint32_t end, uint64_t stride) {
-  return end == kToTheEnd ? stride : min(uint64_t(end) * 16, stride);
+__host__ __device__ constexpr uint64_t span_start(uint32_t first) { return uint64_t(first) * 16; }
+__host__ __device__ constexpr uint64_t span_stop(uint32_t end, uint64_t stride) {
+  return end == kToTheEnd || uint64_t(end) * 16 > stride ? stride : uint64_t(end) * 16;
 }
 
 // What the threads of a block gather at one visit of a level W site, before its first barrier. The

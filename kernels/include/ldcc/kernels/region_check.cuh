@@ -192,7 +192,10 @@ __host__ __device__ constexpr uint64_t span_stop(uint32_t end, uint64_t stride) 
 
 // What the threads of a block gather at one visit of a level W site, before its first barrier. The
 // block keeps two (BlockState::tallies, by ThreadState::visits): thread 0 clears the next visit's
-// while this one runs, so no barrier has to separate the clearing from the threads' atomics.
+// while this one runs, so no barrier has to separate the clearing from the threads' atomics. This
+// holds as long as every read of a tally or of WrittenRanges comes before the visit's last barrier,
+// and BlockState::pass is read before its first: a read after a site returns (in the clone) needs a
+// per-thread copy, as ThreadState::region_key is.
 struct SiteTally {
   uint32_t region_key;
   // Pass 1 with global_store_flags: what the block's threads loaded through (kMarkedParams bits);

@@ -1,5 +1,6 @@
-// The written ranges a block keeps for level W's sites (region_check.cuh, ChunkSpan): a thread's bytes
-// [lo, hi) as 32-bit 16-byte chunk indices, and back to bytes. Host code: runs without a GPU.
+// The written ranges a block keeps for level W's sites (region_check.cuh, ChunkSpan, WrittenRanges): a
+// thread's bytes [lo, hi) as 32-bit 16-byte chunk indices, and a block's back to bytes. Host code: runs
+// without a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -64,6 +65,25 @@ TEST(WrittenRanges, CombinedAsTheLanesCombineThem) {
   expectCovers(joined, 100, 104, 512);
   EXPECT_EQ(joined.first, 0u);
   EXPECT_EQ(joined.end, 7u);
+}
+
+TEST(WrittenRanges, ABlockTargetsBytes) {
+  rt::WrittenRanges written{};
+  written.first[0] = 1;  // chunks 1 and 2
+  written.end[0] = 3;
+  written.first[1] = 30;  // past the end of a 32-chunk copy
+  written.end[1] = 40;
+  written.first[2] = kToTheEnd;  // nothing written
+  written.end[2] = 0;
+  uint64_t lo = 0, hi = 0;
+  written.bytes(0, 512, lo, hi);
+  EXPECT_EQ(lo, 16u);
+  EXPECT_EQ(hi, 48u);
+  written.bytes(1, 512, lo, hi);
+  EXPECT_EQ(lo, 480u);
+  EXPECT_EQ(hi, 512u);
+  written.bytes(2, 512, lo, hi);
+  EXPECT_EQ(hi, lo);
 }
 
 }  // namespace

@@ -204,7 +204,6 @@ private:
     return param->isParameterPack() || (type->isDependentType() && !type->isPointerType());
   }
 
-
   Assignments assigned_;
   std::set<const VarDecl *> visiting_;
 };

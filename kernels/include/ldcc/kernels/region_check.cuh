@@ -214,6 +214,19 @@ struct WrittenRanges {
   uint32_t first[kMaxGlobalTargets], end[kMaxGlobalTargets];
   // Level W with global_store_flags: bit w when warp w stored to the target in the region's executions.
   uint32_t writer_warps[kMaxGlobalTargets];
+  // Target i's chunks as bytes [lo, hi) of copies `stride` bytes apart (hi >= lo).
+  __host__ __device__ void bytes(uint32_t i, uint64_t stride, uint64_t& lo, uint64_t& hi) const {
+    lo = span_start(first[i]);
+    const uint64_t stop = span_stop(end[i], stride);
+    hi = stop > lo ? stop : lo;
+  }
+  // The targets that more than one warp stored to (most have one writer, or none).
+  __device__ uint32_t several_writers() const {
+    uint32_t out = 0;
+    for (uint32_t rest = targets; rest; rest &= rest - 1)
+      if (__popc(writer_warps[__ffs(rest) - 1]) > 1) out |= rest & ~(rest - 1);
+    return out;
+  }
   __device__ void clear(uint32_t num_targets) {
     for (uint32_t i = 0; i < num_targets; ++i) {
       first[i] = kToTheEnd;
@@ -559,10 +572,7 @@ __device__ __forceinline__ void for_each_footprint_part(const ThreadState& t, co
     const uint32_t i = __ffs(rest) - 1;
     // What they stored to, in whole chunks.
     uint64_t stored_lo = 0, stored_hi = c.globals[i].stride;
-    if (c.global_store_flags) {
-      stored_lo = span_start(written.first[i]);
-      stored_hi = span_stop(written.end[i], c.globals[i].stride);
-    }
+    if (c.global_store_flags) written.bytes(i, c.globals[i].stride, stored_lo, stored_hi);
     if (c.globals[i].lists) {
       for_each_listed_part(global_buffers(t, i), c.globals[i].lists, stored_lo / 16, stored_hi / 16, team, chunk,
                            byte, by_warp);
@@ -589,8 +599,9 @@ __device__ __forceinline__ Team global_team(const ThreadState& t) {
   const WrittenRanges& written = t.written();
   for (uint32_t rest = written.targets; rest; rest &= rest - 1) {
     const uint32_t i = __ffs(rest) - 1;
-    const uint64_t start = span_start(written.first[i]), stop = span_stop(written.end[i], c.globals[i].stride);
-    const uint64_t chunks = stop > start ? (stop - start) / 16 : 0;
+    uint64_t start, stop;
+    written.bytes(i, c.globals[i].stride, start, stop);
+    const uint64_t chunks = (stop - start) / 16;
     work += c.globals[i].lists ? chunks * 4 * 32 : chunks;
   }
   return team_for(work);
@@ -775,7 +786,8 @@ static __device__ __forceinline__ void block_merge_warp_globals(ThreadState& t) 
   for (uint32_t rest = written.targets; rest; rest &= rest - 1) {
     const uint32_t i = __ffs(rest) - 1;
     const GlobalTarget& g = c.globals[i];
-    const uint64_t lo = span_start(written.first[i]), hi = max(lo, span_stop(written.end[i], g.stride));
+    uint64_t lo, hi;
+    written.bytes(i, g.stride, lo, hi);
     TargetBuffers b;
     b.original = g.copies + uint64_t(t.block_copy) * g.stride;
     b.bytes = g.bytes;
@@ -1302,15 +1314,13 @@ __device__ __forceinline__ void publish_loads(const ThreadState& t, uint32_t loa
 // ranges the threads still hold, ThreadState::written_lo/hi). Their stores may then race where the
 // ww-check cannot see it: a store of the byte already there leaves the copy equal to S (warp 0 stores
 // 0 over 0, warp 1 stores 7; or 1 and 256 into one int: no byte changed by both), and only pass 2's
-// rw-check finds it. Called by every thread of the block; a few barriers per target that more than
-// one warp wrote (WrittenRanges::writer_warps: most regions' targets have one writer, or none).
-static __device__ __noinline__ bool warp_stores_overlap(const ThreadState& t) {
+// rw-check finds it. Called by every thread of the block with the targets more than one warp wrote
+// (WrittenRanges::several_writers); a few barriers per target.
+static __device__ __noinline__ bool warp_stores_overlap(const ThreadState& t, uint32_t targets) {
   BlockState& bs = *t.bs;
   bool overlap = false;
-  const WrittenRanges& written = t.written();
-  for (uint32_t rest = written.targets; rest && !overlap; rest &= rest - 1) {
+  for (uint32_t rest = targets; rest && !overlap; rest &= rest - 1) {
     const uint32_t i = __ffs(rest) - 1;
-    if (__popc(written.writer_warps[i]) < 2) continue;
     if (thread_rank() < 32) {
       bs.warp_lo[thread_rank()] = ~0ull;
       bs.warp_hi[thread_rank()] = 0;
@@ -1349,9 +1359,8 @@ __device__ __forceinline__ bool ends_without_rerun(const ThreadState& t) {
   const WrittenRanges& written = t.written();
   if (loaded_targets & written.targets) return false;
   // The call only where a target has two writers (it is not inlined: its barriers and spills).
-  bool several_writers = false;
-  for (uint32_t rest = written.targets; rest; rest &= rest - 1) several_writers |= __popc(written.writer_warps[__ffs(rest) - 1]) > 1;
-  return !several_writers || !warp_stores_overlap(t);
+  const uint32_t several = written.several_writers();
+  return !several || !warp_stores_overlap(t, several);
 }
 
 // Level W's and deterministic mode's sites. Called by every thread of the block, each at its own site

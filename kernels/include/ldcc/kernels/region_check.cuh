@@ -207,8 +207,9 @@ struct SiteTally {
 
 // Per global target, the 16-byte chunks [first, end) the block's threads wrote (ChunkSpan): since the
 // last site (LaunchCtx::warp_copies), or in both executions of a region (level W, global_store_flags).
-// Level W keeps two (BlockState::written, by ThreadState::regions), for the same reason as the tallies:
-// a region's are cleared during the site that ends pass 1 of the region before it.
+// The block keeps two (BlockState::written, by ThreadState::regions), for the same reason as the
+// tallies: level W clears a region's during the site that ends pass 1 of the region before it,
+// deterministic mode during the site that ends the region before it.
 struct WrittenRanges {
   uint32_t targets;  // bit i: first/end[i] hold a range
   uint32_t first[kMaxGlobalTargets], end[kMaxGlobalTargets];
@@ -291,7 +292,7 @@ struct ThreadState {
   uint64_t written_lo[kMaxGlobalTargets], written_hi[kMaxGlobalTargets];
   uint32_t written_targets;
   uint32_t open;         // the site that opened this thread's region
-  // Level W: the sites this thread has visited, and the regions it has ended (the parities choose the
+  // The sites this thread has visited (level W), and the regions it has ended (the parities choose the
   // block's SiteTally and WrittenRanges); the region key its block settled on at its last site.
   uint32_t visits, regions;
   uint32_t region_key;
@@ -775,14 +776,12 @@ static __device__ __forceinline__ void pass_turn(const ThreadState& t) {
 
 // Warp copies of the global targets: every warp's writes since the last site go into its block's
 // copy in warp order (a byte a later warp changed wins) and every warp's copy gets the result. Only
-// over the bytes the warps wrote, in whole 16-byte chunks: the copies are the block's own, and a
-// byte no warp changed merges to itself.
-static __device__ __forceinline__ void block_merge_warp_globals(ThreadState& t) {
+// over the bytes the warps wrote (published before the site's first barrier), in whole 16-byte
+// chunks: the copies are the block's own, and a byte no warp changed merges to itself. No barrier of
+// its own: the site's two enclose it.
+static __device__ __forceinline__ void block_merge_warp_globals(const ThreadState& t) {
   const LaunchCtx& c = *t.ctx;
-  WrittenRanges& written = t.written();
-  publish_written_ranges(t, false);
-  clear_written_ranges(t);
-  __syncthreads();
+  const WrittenRanges& written = t.written();
   for (uint32_t rest = written.targets; rest; rest &= rest - 1) {
     const uint32_t i = __ffs(rest) - 1;
     const GlobalTarget& g = c.globals[i];
@@ -807,8 +806,6 @@ static __device__ __forceinline__ void block_merge_warp_globals(ThreadState& t) 
       for_team_chunks(whole_block(), lo, hi, [&](uint64_t off) { merge_ordered_chunk<16, true>(b, off); });
     }
   }
-  __syncthreads();
-  if (thread_rank() == 0) written.clear(c.num_globals);
 }
 
 // ---- kernel entry --------------------------------------------------------------------------------
@@ -1377,6 +1374,13 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
     // the next one here, and the next region starts again from warp 0.
     pass_turn(t);
     announce_arrival(t);
+    if (ctx.warp_copies) {
+      // The next site's written ranges (WrittenRanges): last read at the previous site, before its
+      // last barrier.
+      if (thread_rank() == 0) bs.written[(t.regions + 1) & 1].clear(ctx.num_globals);
+      publish_written_ranges(t, false);
+      clear_written_ranges(t);
+    }
     const uint32_t exited = __syncthreads_count(t.at_exit);
     const bool all_exited = exited == block_threads();
     if (const Team team = layout_team(t); team.member()) block_merge_ordered(layout_buffers(t), team);
@@ -1389,6 +1393,7 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
     t.bar_live = block_threads() - exited;
     t.open = site;
     t.stores_in_turn = false;
+    ++t.regions;
     if (!all_exited) {
       wait_turn(t);
       return kContinue;

@@ -233,6 +233,15 @@ __device__ __forceinline__ Chunk<kBytes> pass2_state(const Chunk<kBytes>& s, con
   return p2;
 }
 
+// The commit of a region that ends after pass 1 (level W's ends_without_rerun), fused with its
+// ww-check: S, U and every copy := U, where a copy changed the chunk (elsewhere all of them hold S).
+template <int kBytes>
+__device__ __forceinline__ void commit_everywhere(const TargetBuffers& t, uint64_t off, const Chunk<kBytes>& u) {
+  store_original<kBytes>(t, off, u);
+  store_chunk<kBytes>(t.uni + off, u);
+  for (uint32_t k = 0; k < t.num_copies; ++k) store_chunk<kBytes>(copy_at(t, k, off), u);
+}
+
 // init: every copy := S.
 template <int kBytes>
 __device__ __forceinline__ void replicate_chunk(const TargetBuffers& t, uint64_t off) {
@@ -296,8 +305,9 @@ __device__ __forceinline__ void ww_check_chunk(const TargetBuffers& t, uint64_t 
 // A race-free chunk has at most one writer, so that pass reads no copy again, and it stores nothing
 // when no copy changed the chunk (every copy is then S, its own pass-2 state): at a barrier most
 // chunks of the layout are untouched. Three or more writers re-read the copies (mostly from L2).
-// Returns whether any copy changed the chunk.
-template <bool kWritePass2>
+// Returns whether any copy changed the chunk. With kCommit (no footprint) the region ends after
+// pass 1: the chunk is committed instead (commit_everywhere).
+template <bool kWritePass2, bool kCommit = false>
 __device__ __forceinline__ bool ww_check_chunk_streaming(const TargetBuffers& t, uint64_t off, const RaceLogView& log,
                                                          const FootprintBounds& footprint = {}) {
   constexpr int kBytes = 16, kWords = 4;
@@ -335,6 +345,10 @@ __device__ __forceinline__ bool ww_check_chunk_streaming(const TargetBuffers& t,
     ++writers;
   }
   if (clash) log_write_write<kBytes>(t, off, s, log);
+  if constexpr (kCommit) {
+    if (writers != 0) commit_everywhere<kBytes>(t, off, u);
+    return writers != 0;
+  }
   store_chunk<kBytes>(t.uni + off, u);
   if constexpr (kWritePass2) {
     if (footprint.lo == nullptr && writers <= 2) {  // footprint.lo is the same in every lane
@@ -503,8 +517,9 @@ __device__ __forceinline__ void merge_ordered_chunk_by_warp(const TargetBuffers&
 // (a multiple of kBytes).
 
 // The fused ww-check, as ww_check_chunk: U, the races of consecutive writers of a byte, and each
-// copy's pass-2 start state. Returns whether a copy changed the bytes, in every lane.
-template <int kBytes>
+// copy's pass-2 start state, or with kCommit the commit (as commit_everywhere). Returns whether a copy
+// changed the bytes, in every lane.
+template <int kBytes, bool kCommit = false>
 __device__ __forceinline__ bool ww_check_by_warp(const TargetBuffers& t, uint64_t off, const RaceLogView& log,
                                                  uint32_t lane) {
   constexpr int kWords = Chunk<kBytes>::kWords;
@@ -529,7 +544,8 @@ __device__ __forceinline__ bool ww_check_by_warp(const TargetBuffers& t, uint64_
   __syncwarp();  // lane 0 re-reads the copies' pass-1 bytes before the lanes store their pass-2 states
   if (!changed) return false;  // every copy and U hold S
   if (lane == 0) store_chunk<kBytes>(t.uni + off, u);
-  if (lane < t.num_copies) store_chunk<kBytes>(copy_at(t, lane, off), pass2_state<kBytes>(s, u, wrote));
+  if (kCommit && lane == 0) store_original<kBytes>(t, off, u);
+  if (lane < t.num_copies) store_chunk<kBytes>(copy_at(t, lane, off), kCommit ? u : pass2_state<kBytes>(s, u, wrote));
   return true;
 }
 

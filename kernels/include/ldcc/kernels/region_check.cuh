@@ -199,10 +199,13 @@ __host__ __device__ constexpr uint64_t span_stop(uint32_t end, uint64_t stride) 
 struct SiteTally {
   uint32_t region_key;
   // Pass 1 with global_store_flags: what the block's threads loaded through (kMarkedParams bits);
-  // kUnknownLoads also where a warp wrote the layout or made stores or atomics the copies do not hold
-  // (ends_without_rerun).
+  // kUnknownLoads also where a thread made stores or atomics the copies do not hold (ends_without_rerun).
   uint32_t loaded_params;
   uint32_t overflowed;  // pass 1: a thread's store or atomic log overflowed in the region
+  // The block logged a race in this launch before this visit (BlockState::raced as its threads found
+  // it on arriving: one set it in the region's code too, comparing its locals after a pass 2; the
+  // visit's own checks may set it as others still read it).
+  uint32_t raced;
 };
 
 // Per global target, the 16-byte chunks [first, end) the block's threads wrote (ChunkSpan): since the
@@ -611,11 +614,16 @@ __device__ __forceinline__ Team global_team(const ThreadState& t) {
 // The team for the passes over the layout: a thread per chunk.
 __device__ __forceinline__ Team layout_team(const ThreadState& t) { return team_for(t.stride / 16); }
 
-// Returns whether a copy changed one of this thread's chunks or bytes of the footprints.
+// Returns whether a copy changed one of this thread's chunks or bytes of the footprints. With kCommit,
+// where the region ends after pass 1 (ends_without_rerun), the ww-check commits U as it goes instead of
+// leaving the pass-2 states for a second walk of the footprint to commit (b+tree's sites: the two walks
+// were 55% of their cycles, bench/results/site-phases-h200-2026-11-29).
+template <bool kCommit>
 static __device__ __forceinline__ bool block_global_ww(const ThreadState& t, RaceLogView log, const Team& team) {
   bool wrote = false;
   for_each_footprint_part(
-      t, team, [&](const TargetBuffers& b, uint64_t off) { wrote = ww_check_chunk_streaming<true>(b, off, log) || wrote; },
+      t, team,
+      [&](const TargetBuffers& b, uint64_t off) { wrote = ww_check_chunk_streaming<true, kCommit>(b, off, log) || wrote; },
       [&](const TargetBuffers& b, uint64_t x) {
         const uint8_t s = b.original[x];
         uint8_t u = s;
@@ -628,14 +636,17 @@ static __device__ __forceinline__ bool block_global_ww(const ThreadState& t, Rac
           u = p;
         }
         b.uni[x] = u;
+        if (kCommit && writer != kNoUnit) b.original[x] = u;
         for (uint32_t k = 0; k < b.num_copies; ++k) {
           uint8_t& p = b.copies[k * b.stride + x];
-          p = p != s ? s : u;
+          p = kCommit ? u : p != s ? s : u;
         }
         wrote = wrote || writer != kNoUnit;
       },
       [&](const TargetBuffers& b, uint64_t off, uint32_t lane, bool chunk) {
-        wrote = (chunk ? ww_check_by_warp<16>(b, off, log, lane) : ww_check_by_warp<4>(b, off, log, lane)) || wrote;
+        wrote = (chunk ? ww_check_by_warp<16, kCommit>(b, off, log, lane)
+                       : ww_check_by_warp<4, kCommit>(b, off, log, lane)) ||
+                wrote;
       });
   return wrote;
 }
@@ -827,7 +838,7 @@ static __device__ __noinline__ bool enter(const LaunchCtx& ctx, BlockState& bs, 
   if (thread_rank() == 0) {
     bs.pass = 1;
     bs.raced = 0;
-    for (SiteTally& tally : bs.tallies) tally = SiteTally{0, 0, 0};
+    for (SiteTally& tally : bs.tallies) tally = SiteTally{0, 0, 0, 0};
     for (WrittenRanges& written : bs.written) written.clear(ctx.num_globals);
     bs.turn = 0;
     bs.arrived = 0;
@@ -1298,9 +1309,9 @@ __device__ __forceinline__ int arrive_one_copy(ThreadState& t, uint32_t site) {
   return kDone;
 }
 
-// Level W with global_store_flags, pass 1: this thread's loads (the clone's marks) join its block's
-// (SiteTally::loaded_params), a warp's lanes combined; all of memory where its passes found the layout
-// written or it made stores or atomics the copies do not hold.
+// Level W with global_store_flags, pass 1, before the site's first barrier: this thread's loads (the
+// clone's marks) join its block's (SiteTally::loaded_params), a warp's lanes combined; all of memory
+// where it made stores or atomics the copies do not hold.
 __device__ __forceinline__ void publish_loads(const ThreadState& t, uint32_t loaded, bool beyond_globals) {
   const uint32_t lanes = __activemask();
   const uint32_t all = warp_or(lanes, beyond_globals ? kUnknownLoads : loaded);
@@ -1333,23 +1344,23 @@ static __device__ __noinline__ bool warp_stores_overlap(const ThreadState& t, ui
   return overlap;
 }
 
-// Whether a region its warps wrote in ends after pass 1 (level W): pass 2 would repeat it. So when the
-// warps wrote global targets only (not the layout: shared memory reads the same in both passes, and no
-// store to other global memory, atomic or clock read, whose results pass 2 replays), every store seen
-// by the hooks (global_store_flags), no thread of the block loaded through a parameter into a target
-// the block wrote, and no two warps stored to overlapping ranges: then no warp read what another
-// wrote, which a read-write race needs, each reads in pass 2 what it read in pass 1, and no write-write
-// race hides from the ww-check (warp_stores_overlap). Its ww-check made U the commit. A block that
-// logged a race in this launch re-executes as before, so its report names what pass 2 would find.
-// Called by every thread of the block (the answer is the block's).
+// Whether a region ends after pass 1 (level W) if its warps did not write the layout (the caller
+// asks the block that): pass 2 would repeat it. So when the warps wrote global targets only (not the
+// layout: shared memory reads the same in both passes, and no store to other global memory, atomic or
+// clock read, whose results pass 2 replays), every store seen by the hooks (global_store_flags), no
+// thread of the block loaded through a parameter into a target the block wrote, and no two warps
+// stored to overlapping ranges: then no warp read what another wrote, which a read-write race needs,
+// each reads in pass 2 what it read in pass 1, and no two warps wrote one byte (warp_stores_overlap:
+// not even where the ww-check could not see it), so the ww-check finds no race and commits U
+// (block_global_ww<true>). A block that logged a race in this launch before the site
+// (SiteTally::raced) re-executes as before, so its report names what pass 2 would find. Called by
+// every thread of the block (the answer is the block's).
 __device__ __forceinline__ bool ends_without_rerun(const ThreadState& t) {
   const LaunchCtx& c = *t.ctx;
-  const uint32_t loaded = t.tally().loaded_params;
-  if (!c.global_store_flags || (loaded & kUnknownLoads)) return false;
-  // Set by this block's threads only, before the barrier that precedes this.
-  if (*static_cast<volatile const uint32_t*>(&t.bs->raced)) return false;
+  const SiteTally& tally = t.tally();
+  if (!c.global_store_flags || (tally.loaded_params & kUnknownLoads) || tally.raced) return false;
   uint32_t loaded_targets = 0;
-  for (uint32_t rest = loaded; rest; rest &= rest - 1) {
+  for (uint32_t rest = tally.loaded_params; rest; rest &= rest - 1) {
     const uint8_t target = c.param_targets[__ffs(rest) - 1];
     if (target != kNoTarget) loaded_targets |= 1u << target;
   }
@@ -1411,13 +1422,19 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
     // The next visit's tally, and at the end of pass 1 the next region's written ranges (a region's
     // cover both its executions): read for the last time before the previous site's final barrier,
     // written next after this site's last one.
-    bs.tallies[(t.visits + 1) & 1] = SiteTally{0, 0, 0};
+    bs.tallies[(t.visits + 1) & 1] = SiteTally{0, 0, 0, 0};
     if (pass == 1) bs.written[(t.regions + 1) & 1].clear(ctx.num_globals);
   }
   const uint32_t lanes = __activemask();  // one atomic per warp, not one per thread on one word
   const uint32_t warp_key = warp_max(lanes, key);
   if (lane_leader(lanes)) shared_max(&tally.region_key, warp_key);
   publish_global_stores(t);  // read after the next barrier
+  // Also its stores to global memory ldcc does not privatize, and its atomics (and clock reads).
+  const bool side_effects = t.num_stores > 0 || t.num_atomics > 0;
+  if (pass == 1 && ctx.global_store_flags) {  // the same, for ends_without_rerun
+    publish_loads(t, loaded, side_effects);
+    if (*static_cast<volatile const uint32_t*>(&bs.raced)) tally.raced = 1;
+  }
   if (t.overflow) tally.overflowed = 1;  // the same
   // Threads that returned: whether all did, and the barrier results' count of running threads.
   const uint32_t exited = __syncthreads_count(t.at_exit);
@@ -1430,18 +1447,19 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
     const bool skip = tally.overflowed;
     const Team layout = layout_team(t), globals = global_team(t);
     const bool wrote_layout = layout.member() && block_ww_check(layout_buffers(t), block_log(t), layout);
-    const bool wrote_globals = globals.member() && block_global_ww(t, block_log(t), globals);
-    // Also its stores to global memory ldcc does not privatize, and its atomics (and clock reads).
-    const bool side_effects = t.num_stores > 0 || t.num_atomics > 0;
+    // Whether the region ends here with the global targets it stored to committed by their ww-check:
+    // a barrier more where the block has a layout, and only where the rest of ends_without_rerun holds.
+    bool commit = !skip && t.written().targets && ends_without_rerun(t);
+    if (commit && t.stride > 0) commit = !__syncthreads_or(wrote_layout);
+    const bool wrote_globals = globals.member() && (commit ? block_global_ww<true>(t, block_log(t), globals)
+                                                           : block_global_ww<false>(t, block_log(t), globals));
     const bool wrote = wrote_layout || wrote_globals || side_effects;
-    if (ctx.global_store_flags)
-      publish_loads(t, loaded, wrote_layout || side_effects);
     if (!skip) {
       // A region no warp wrote in has no race, and its re-execution would start from the states pass 1
       // started from (the copies and U still hold S) and repeat it: it ends here. So does one that
-      // ends_without_rerun, once U is committed.
+      // ends_without_rerun: its ww-check committed U.
       const bool any_wrote = __syncthreads_or(wrote);  // also: the pass-2 states visible
-      if (any_wrote && !ends_without_rerun(t)) {
+      if (any_wrote && !commit) {
         t.pass1_site = site;
         undo_stores(t);
         if (thread_rank() == 0) bs.pass = 2;
@@ -1450,7 +1468,6 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
         ++t.visits;
         return kRewind;
       }
-      if (any_wrote && globals.member()) block_global_rw_commit(t, block_log(t), false, globals);
       if (thread_rank() == 0)
         atomicAdd(&ctx.counters[any_wrote ? kRegionsWithoutCrossReads : kRegionsWithoutWrites], 1ull);
     } else {

@@ -596,6 +596,11 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     }
     for (const KernelPointer &p : globals->pointers)
       if (p.assignable) rebase << p.access << " = ::ldcc::rt::global_ptr(ldcc_t, " << p.access << "); ";
+    for (const unsigned i : globals->genericParams) {
+      const ParmVarDecl *param = fn->getParamDecl(i);
+      rebase << (param->isParameterPack() ? "(" : "") << "::ldcc::rt::rebase_param(ldcc_t, " << param->getNameAsString()
+             << (param->isParameterPack() ? "), ...); " : "); ");
+    }
     for (size_t i = 0; i < globals->deviceVars.size(); ++i)
       symbols << "::ldcc::rt::describe_symbol(ldcc_ctx.query_out, " << i << "u, &" << qualified(globals->deviceVars[i])
               << "); ";

@@ -301,9 +301,13 @@ KernelGlobals GlobalTargetAnalysis::of(const FunctionFacts &kernel) const {
   // A parameter's own const does not stop the rebase (constParams); an unnamed one is never used.
   for (unsigned i = 0; i < fn->getNumParams(); ++i) {
     const ParmVarDecl *p = fn->getParamDecl(i);
-    // A pack is not rebased (one expression for several arguments); writesOf refuses stores through it.
-    if (!p->getName().empty() && !p->isParameterPack())
-      collectPointers(ctx_, p->getType().getUnqualifiedType(), i, {}, p->getNameAsString(), 0, true, g.pointers);
+    if (p->getName().empty()) continue;
+    const QualType type = p->getType();
+    if (p->isParameterPack() || (type->isDependentType() && !type->isPointerType() && !type->isReferenceType())) {
+      g.genericParams.push_back(i);
+      continue;
+    }
+    collectPointers(ctx_, type.getUnqualifiedType(), i, {}, p->getNameAsString(), 0, true, g.pointers);
   }
   const auto found = writes_.find(fn);
   const std::vector<Root> none;
@@ -324,6 +328,10 @@ KernelGlobals GlobalTargetAnalysis::of(const FunctionFacts &kernel) const {
     for (KernelPointer &p : g.pointers)
       if (p.param == i && !rebased) p.assignable = false;
   }
+  // A const one (`const P in`) is rebased as a mutable copy too.
+  for (const unsigned i : g.genericParams)
+    if (const ParmVarDecl *p = fn->getParamDecl(i); !p->isParameterPack() && p->getType().isConstQualified())
+      g.constParams.insert(i);
   for (const KernelPointer &p : g.pointers)
     if (p.written && !p.assignable && !g.refusal.refused())
       g.refusal = Refusal{"a written pointer in a const member of a struct parameter (" + p.access + ")",

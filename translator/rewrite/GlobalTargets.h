@@ -31,9 +31,14 @@ struct KernelPointer {
 
 struct KernelGlobals {
   std::vector<KernelPointer> pointers;              // every pointer the clone rebases
-  // Const parameters holding a written pointer (`float* const out`, `const Args a`): the clone renames
-  // each and rebases a mutable copy under its name.
+  // Const parameters holding a written pointer (`float* const out`, `const Args a`), and const generic
+  // ones (`const P in`, below): the clone renames each and rebases a mutable copy under its name.
   std::set<unsigned> constParams;
+  // Parameters whose type is a template parameter (`P in`), and packs (`Ts... xs`): the clone rebases
+  // each where its instantiation makes it a pointer (::ldcc::rt::rebase_param), so a read through one
+  // that points into a written target reads the unit's copy. Stores through them refuse the kernel
+  // (the host does not know them as pointers, so memory only they reach gets no copies).
+  std::vector<unsigned> genericParams;
   std::vector<const clang::VarDecl *> deviceVars;   // written __device__ variables, in query order
   // Set where a written pointer cannot be rebased (a `T* const` member of a struct parameter): its
   // stores would bypass the copies the checker compares, so the kernel runs unchecked.

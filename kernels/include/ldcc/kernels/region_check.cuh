@@ -934,6 +934,14 @@ __device__ T* global_ptr(const State& t, T* p) {
   return reinterpret_cast<T*>(g.copies + uint64_t(t.global_copy) * g.stride + (b - g.original));
 }
 
+// A kernel parameter whose type is a template parameter, or one of a pack (the translator's
+// KernelGlobals::genericParams): rebased as global_ptr rebases, where its instantiation makes it a
+// pointer the parameter can be assigned.
+template <typename State, typename T>
+__device__ __forceinline__ void rebase_param(const State& t, T& x) {
+  if constexpr (std::is_pointer_v<T> && !std::is_const_v<T>) x = global_ptr(t, x);
+}
+
 // Where a pointer into some copy of global target g lies in the target: looked for first in the
 // thread's own copy, without a 64-bit division (the stores of a kernel's inner loop).
 template <typename State>

@@ -23,6 +23,13 @@ namespace {
 
 using Root = GlobalTargetAnalysis::Root;
 
+// A parameter the host does not know as a pointer, though an instantiation may make it one: a pack,
+// or one whose type is a template parameter or depends on one (`P p`, `Args<T> a`).
+bool genericParam(const ParmVarDecl *param) {
+  const QualType type = param->getType().getNonReferenceType();
+  return param->isParameterPack() || (type->isDependentType() && !type->isPointerType());
+}
+
 // The values a local pointer variable takes: its initializer and every plain assignment to it.
 using Assignments = std::map<const VarDecl *, std::vector<const Expr *>>;
 
@@ -115,9 +122,9 @@ public:
   }
 
   SourceLocation loadedAt;  // first pointer loaded from memory that a store goes through
-  // First store through a kernel parameter the clone cannot rebase: a parameter pack, or one whose
-  // type is a template parameter (`T p`, `Args<T> a`): instantiated with a pointer, it would write the
-  // program's memory behind the checker's back.
+  // First store through a generic kernel parameter (genericParam): the host makes no copies of what
+  // it points to, so instantiated with a pointer, it would write the program's memory behind the
+  // checker's back.
   SourceLocation unrebasedAt;
 
 private:
@@ -199,9 +206,7 @@ private:
     const auto *ref = dyn_cast<DeclRefExpr>(e);
     const auto *param = ref ? dyn_cast<ParmVarDecl>(ref->getDecl()) : nullptr;
     const auto *fn = param ? dyn_cast<FunctionDecl>(param->getDeclContext()) : nullptr;
-    if (!fn || !fn->hasAttr<CUDAGlobalAttr>()) return false;
-    const QualType type = param->getType().getNonReferenceType();
-    return param->isParameterPack() || (type->isDependentType() && !type->isPointerType());
+    return fn && fn->hasAttr<CUDAGlobalAttr>() && genericParam(param);
   }
 
   Assignments assigned_;
@@ -302,12 +307,12 @@ KernelGlobals GlobalTargetAnalysis::of(const FunctionFacts &kernel) const {
   for (unsigned i = 0; i < fn->getNumParams(); ++i) {
     const ParmVarDecl *p = fn->getParamDecl(i);
     if (p->getName().empty()) continue;
-    const QualType type = p->getType();
-    if (p->isParameterPack() || (type->isDependentType() && !type->isPointerType() && !type->isReferenceType())) {
-      g.genericParams.push_back(i);
+    if (genericParam(p)) {
+      // A reference one is not assigned: it would change the caller's argument.
+      if (!p->getType()->isReferenceType()) g.genericParams.push_back(i);
       continue;
     }
-    collectPointers(ctx_, type.getUnqualifiedType(), i, {}, p->getNameAsString(), 0, true, g.pointers);
+    collectPointers(ctx_, p->getType().getUnqualifiedType(), i, {}, p->getNameAsString(), 0, true, g.pointers);
   }
   const auto found = writes_.find(fn);
   const std::vector<Root> none;

@@ -1437,7 +1437,7 @@ static __device__ __noinline__ int arrive_in_block(ThreadState& t, uint32_t site
   const uint32_t warp_key = warp_max(lanes, key);
   if (lane_leader(lanes)) shared_max(&tally.region_key, warp_key);
   publish_global_stores(t);  // read after the next barrier
-  // Also its stores to global memory ldcc does not privatize, and its atomics (and clock reads).
+  // This thread's stores to global memory ldcc does not privatize, and its atomics (and clock reads).
   const bool side_effects = t.num_stores > 0 || t.num_atomics > 0;
   if (pass == 1 && ctx.global_store_flags) {  // the same, for ends_without_rerun
     publish_loads(t, loaded, side_effects);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Template-typed parameters and parameter packs that alias written memory (inputs/generic_params.cu):
-# echoOwn's, echoConst's and echoPack's output equal to native's in check and deterministic mode, no
-# warning; and exactly genericAliased's read-write race on out[4].
+# echoOwn's, echoConst's, echoPack's and echoConstPack's output equal to native's in check and
+# deterministic mode, no warning; and exactly genericAliased's read-write race on out[4].
 # Usage: generic_params.sh <native> <checked>. Exits 77 without a GPU.
 source "$(dirname "$0")/input_test_start.sh"
 fail=0

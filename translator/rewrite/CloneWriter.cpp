@@ -48,6 +48,27 @@ std::string cloneName(const FunctionDecl *fn, CloneKind kind) {
   }
 }
 
+bool constTemplatePack(const ParmVarDecl *param) {
+  const auto *pack = param->getType()->getAs<PackExpansionType>();
+  if (!pack) return false;
+  // A bare template parameter: then the pattern's one `const` is its top-level one.
+  const QualType pattern = pack->getPattern();
+  return pattern.isLocalConstQualified() && pattern.getLocalUnqualifiedType()->getAs<TemplateTypeParmType>();
+}
+
+std::vector<SourceLocation> constTokens(const SourceManager &sm, const LangOptions &lang, SourceLocation begin,
+                                        SourceLocation end) {
+  std::vector<SourceLocation> out;
+  for (SourceLocation at = begin; at.isValid() && sm.isBeforeInTranslationUnit(at, end);) {
+    Token tok;
+    if (Lexer::getRawToken(at, tok, sm, lang, true)) break;
+    if (tok.is(tok::raw_identifier) && tok.getRawIdentifier() == "const") out.push_back(at);
+    std::optional<Token> next = Lexer::findNextToken(at, sm, lang);
+    at = next ? next->getLocation() : SourceLocation();
+  }
+  return out;
+}
+
 namespace {
 
 // ldcc::rt::kMaxTargets (region_check.cuh): shared variables one kernel's layout can hold.
@@ -109,6 +130,13 @@ public:
     if (fr.isInvalid()) return fail(std::string(what) + " inside a macro", loc);
     if (!firstAtMacroArgument(loc, fr.getEnd(), ">" + text)) return true;
     rw_.InsertTextAfter(fr.getEnd(), text);
+    return true;
+  }
+  // Removes every `const` token from `begin` up to (not including) `end`.
+  bool removeConstBefore(SourceLocation begin, SourceLocation end, const char *what) {
+    SourceLocation from = fileLoc(begin), to = fileLoc(end);
+    if (from.isInvalid() || to.isInvalid()) return fail(std::string(what) + " inside a macro", begin);
+    for (const SourceLocation at : constTokens(sm_, ctx_.getLangOpts(), from, to)) rw_.RemoveText(at, 5);
     return true;
   }
   std::string text(SourceRange r) {
@@ -272,6 +300,11 @@ bool editSignature(CloneEditor &ed, const FunctionDecl *fn, bool isKernel, unsig
   const NestedNameSpecifierLoc qualifier = fn->getQualifierLoc();
   if (!bound.empty() && qualifier && !ed.insertBefore(qualifier.getBeginLoc(), bound, "the function name")) return false;
   if (!ed.replaceToken(fn->getLocation(), (qualifier ? "" : bound) + cloneName(fn, kind), "the function name")) return false;
+  // A const pack cannot be copied into mutable locals for rebase_param: not const (constTemplatePack).
+  for (const ParmVarDecl *param : fn->parameters())
+    if (isKernel && constTemplatePack(param) &&
+        !ed.removeConstBefore(param->getBeginLoc(), param->getLocation(), "a const parameter pack"))
+      return false;
   if (fn->getNumParams() > 0) return ed.insertBefore(fn->getParamDecl(0)->getBeginLoc(), extra + ", ", "a parameter");
   FunctionTypeLoc ftl = fn->getFunctionTypeLoc();
   if (!ftl) return ed.fail("a function type it cannot read", fn->getLocation());

@@ -46,6 +46,14 @@ struct CloneText {
 };
 
 std::string cloneName(const clang::FunctionDecl *fn, CloneKind kind = CloneKind::Checked);
+// A kernel parameter pack whose pattern is a const template parameter (`const Ps... xs`). The
+// translation drops that const in the kernel and its clones: a parameter's own const is not part of
+// the kernel's type, the clone's pack must be assignable (rebase_param), and GCC (the host compiler)
+// rejects converting such a kernel to the launch wrappers' function pointers.
+bool constTemplatePack(const clang::ParmVarDecl *param);
+// The `const` tokens of a declaration from `begin` up to `end` (file locations).
+std::vector<clang::SourceLocation> constTokens(const clang::SourceManager &sm, const clang::LangOptions &lang,
+                                               clang::SourceLocation begin, clang::SourceLocation end);
 // The definition or declaration with its template header, if any.
 clang::SourceRange wholeDefinition(const clang::FunctionDecl *fn);
 

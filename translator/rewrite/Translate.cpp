@@ -101,6 +101,7 @@ public:
     }
     for (const FunctionFacts &f : tu.functions()) {
       if (!f.isKernel) continue;
+      dropPackConst(f.fn);
       KernelRecord k;
       k.fn = f.fn;
       k.descName = "ldcc_desc_" + std::to_string(kernels_.size());
@@ -208,6 +209,23 @@ private:
     const unsigned nextLine = sm_.getPresumedLoc(next).getLine();
     rw_.InsertTextBefore(next, lineStart.substr(1) + text + "\n#line " + std::to_string(nextLine) + " " +
                                    cString(sm_.getPresumedLoc(next).getFilename()) + "\n");
+  }
+
+  // A kernel's `const Ps... xs` loses its const (constTemplatePack) in every declaration of it that the
+  // main file has.
+  void dropPackConst(const FunctionDecl *fn) {
+    std::vector<const FunctionDecl *> decls;
+    if (const FunctionTemplateDecl *ft = fn->getDescribedFunctionTemplate())
+      for (const RedeclarableTemplateDecl *d : ft->redecls()) decls.push_back(cast<FunctionTemplateDecl>(d)->getTemplatedDecl());
+    for (const ParmVarDecl *param : fn->parameters()) {
+      if (!constTemplatePack(param)) continue;
+      for (const FunctionDecl *d : decls.empty() ? std::vector<const FunctionDecl *>{fn} : decls) {
+        const ParmVarDecl *same = d->getParamDecl(param->getFunctionScopeIndex());
+        const SourceLocation begin = same->getBeginLoc(), name = same->getLocation();
+        if (!begin.isFileID() || !name.isFileID() || !sm_.isWrittenInMainFile(begin)) continue;
+        for (const SourceLocation at : constTokens(sm_, ctx_.getLangOpts(), begin, name)) rw_.RemoveText(at, 5);
+      }
+    }
   }
 
   // A kernel declared before its definition may be launched before it, and a helper called before it:

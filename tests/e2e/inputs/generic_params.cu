@@ -1,7 +1,8 @@
 // Kernel parameters whose type is a template parameter (`P echo`) and parameter packs, only read,
 // pointing into memory the kernel writes through another parameter: the clone rebases them to the
 // unit's copy as it rebases the pointer parameters (translator: KernelGlobals::genericParams).
-//   echoOwn, echoConst (`const P`), echoPack: each thread reads back, through the alias, what it has just stored: the
+//   echoOwn, echoConst (`const P`), echoPack, echoConstPack (`const Ps...`, which the translation
+//     makes `Ps...`): each thread reads back, through the alias, what it has just stored: the
 //     output equals native's in check and deterministic mode (read from the program's memory, the
 //     echoes were the zeros there before);
 //   genericAliased: warp 1 loads in[0], which warp 0 stores in the same region: exactly warp 1's
@@ -36,6 +37,15 @@ __global__ void echoPack(float* out, Ps... srcs) {
   out[blockDim.x + i] = v;
 }
 
+template <typename... Ps>
+__global__ void echoConstPack(float* out, const Ps... srcs) {
+  const int i = threadIdx.x;
+  out[i] = 4.0f + i;
+  const float v = (1.0f + ... + srcs[i]);
+  __syncthreads();
+  out[blockDim.x + i] = v;
+}
+
 template <typename P>
 __global__ void genericAliased(P in, int* out) {
   if (threadIdx.x == 0) out[0] = 7;
@@ -66,6 +76,10 @@ int main() {
   for (int i = 0; i < 2 * threads; i += 4) printf("%g%c", host[i], (i / 4) % 16 == 15 ? '\n' : ' ');
   cudaMemset(out, 0, sizeof host);
   echoPack<<<1, threads>>>(out, static_cast<const float*>(out), out);
+  cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 2 * threads; i += 4) printf("%g%c", host[i], (i / 4) % 16 == 15 ? '\n' : ' ');
+  cudaMemset(out, 0, sizeof host);
+  echoConstPack<<<1, threads>>>(out, out, static_cast<const float*>(out));
   cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost);
   for (int i = 0; i < 2 * threads; i += 4) printf("%g%c", host[i], (i / 4) % 16 == 15 ? '\n' : ' ');
   genericAliased<<<1, threads>>>(static_cast<const int*>(cells), cells);

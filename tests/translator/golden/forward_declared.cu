@@ -79,3 +79,21 @@ void runEarly(float *out) { callsEarly<<<1, 64>>>(out); }
 // CHECK: __device__ float exchange(float *s, float v); __device__ float exchange__ldcc_checked(::ldcc::rt::ThreadState& ldcc_t, float *s, float v); __device__ float exchange__ldcc_blocks(::ldcc::rt::BlockRunState& ldcc_t, float *s, float v);
 // CHECK: callsEarly__ldcc_checked(
 // CHECK: exchange__ldcc_checked(ldcc_t, s, 1.f * threadIdx.x)
+
+// A kernel with a const parameter pack, declared before its launch: every declaration, the kernel's
+// and its clones', loses the pack's const (GCC rejects passing it to the launch wrapper otherwise; the
+// nvcc compile of this translation checks that).
+template <typename... Ps>
+__global__ void readsPack(float *out, const Ps... ins);
+void runPack(float *a) { readsPack<<<1, 64>>>(a, a, static_cast<const float *>(a)); }
+template <typename... Ps>
+__global__ void readsPack(float *out, const Ps... ins) {
+  out[threadIdx.x] = 1.0f;
+  const float v = (0.0f + ... + ins[threadIdx.x]);
+  __syncthreads();
+  out[64 + threadIdx.x] = v;
+}
+// CHECK: __global__ void readsPack(float *out, Ps... ins); template <typename... Ps> __global__ void __launch_bounds__(64) readsPack__ldcc_checked({{.*}}float *out, Ps... ins);
+// CHECK: __global__ void readsPack(float *out, Ps... ins) {
+// CHECK: readsPack__ldcc_checked({{.*}}float *out, Ps... ins) {
+// CHECK-SAME: (::ldcc::rt::rebase_param(ldcc_t, ins), ...);

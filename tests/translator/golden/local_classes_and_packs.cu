@@ -4,8 +4,9 @@
 // kernel reads across a barrier is saved in the frame as a PackFrame. A store through a pack or
 // through a parameter whose type is a template parameter refuses the kernel: instantiated with a
 // pointer, the clone could not privatize what it writes. Both kinds are rebased at entry
-// (rebase_param: a no-op unless the instantiation makes one a pointer), so one that is only read and
-// points into a written target reads the unit's copy (e2e generic_params).
+// (rebase_param: a no-op unless the instantiation makes one a pointer; a const pack is not const in
+// the clone), so one that is only read and points into a written target reads the unit's copy (e2e
+// generic_params).
 
 __global__ void clamped(float *out, const float *in, int n) {
   struct Clamp {
@@ -79,6 +80,14 @@ __global__ void readThroughConstParam(float *out, const P in) {
   out[64 + threadIdx.x] = v;
 }
 
+template <typename... Ps>
+__global__ void readThroughConstPack(float *out, const Ps... ins) {
+  out[threadIdx.x] = 3.0f;
+  const float v = (0.0f + ... + ins[threadIdx.x]);
+  __syncthreads();
+  out[64 + threadIdx.x] = v;
+}
+
 void run(float *a, const float *b) {
   clamped<<<1, 128>>>(a, b, 100);
   storingMember<<<1, 64>>>(a, b);
@@ -87,6 +96,7 @@ void run(float *a, const float *b) {
   throughPack<<<1, 64>>>(a, a + 64);
   readThroughTemplateParam<<<1, 64>>>(a, static_cast<const float *>(a));
   readThroughConstParam<<<1, 64>>>(a, a);
+  readThroughConstPack<<<1, 64>>>(a, a, static_cast<const float *>(a));
 }
 
 // The member function keeps its returns; the kernel's own return jumps to its exit site.
@@ -115,6 +125,11 @@ void run(float *a, const float *b) {
 // CHECK-SAME: std::remove_const_t<decltype(in__ldcc_const)> in = in__ldcc_const;
 // CHECK-SAME: ::ldcc::rt::rebase_param(ldcc_t, in);
 
+// A const pack: not const in the kernel and its clones (constTemplatePack), rebased.
+// CHECK: __global__ void readThroughConstPack(float *out, Ps... ins)
+// CHECK: __global__ void __launch_bounds__(64) readThroughConstPack__ldcc_checked({{.*}}float *out, Ps... ins)
+// CHECK-SAME: (::ldcc::rt::rebase_param(ldcc_t, ins), ...);
+
 // CHECK: ::ldcc::rt::launch(::ldcc_desc_0, clamped, clamped__ldcc_checked,
 // CHECK: ::ldcc::rt::launch_unchecked(::ldcc_desc_1, storingMember, 1, 64, 0, 0, a, b);
 // CHECK: ::ldcc::rt::launch(::ldcc_desc_2, weighted<int, float, unsigned int>, weighted__ldcc_checked<int, float, unsigned int>,
@@ -122,8 +137,9 @@ void run(float *a, const float *b) {
 // CHECK: ::ldcc::rt::launch_unchecked(::ldcc_desc_4, throughPack<float *, float *>, 1, 64, 0, 0, a, a + 64);
 // CHECK: ::ldcc::rt::launch(::ldcc_desc_5, readThroughTemplateParam<const float *>, readThroughTemplateParam__ldcc_checked<const float *>,
 // CHECK: ::ldcc::rt::launch(::ldcc_desc_6, readThroughConstParam<float *>, readThroughConstParam__ldcc_checked<float *>,
+// CHECK: ::ldcc::rt::launch(::ldcc_desc_7, readThroughConstPack<float *, const float *>, readThroughConstPack__ldcc_checked<float *, const float *>,
 
-// WARN: local_classes_and_packs.cu:33: warning: ldcc: kernel 'storingMember' runs unchecked: a member function of a class defined in the function that synchronizes, stores to memory, does atomics or uses a __shared__ variable
-// WARN-NEXT: local_classes_and_packs.cu:55: warning: ldcc: kernel 'throughTemplateParam' runs unchecked: a store through a parameter pack or a parameter whose type is a template parameter (the clone cannot privatize the memory it points to)
-// WARN-NEXT: local_classes_and_packs.cu:63: warning: ldcc: kernel 'throughPack' runs unchecked: a store through a parameter pack or a parameter whose type is a template parameter (the clone cannot privatize the memory it points to)
+// WARN: local_classes_and_packs.cu:34: warning: ldcc: kernel 'storingMember' runs unchecked: a member function of a class defined in the function that synchronizes, stores to memory, does atomics or uses a __shared__ variable
+// WARN-NEXT: local_classes_and_packs.cu:56: warning: ldcc: kernel 'throughTemplateParam' runs unchecked: a store through a parameter pack or a parameter whose type is a template parameter (the clone cannot privatize the memory it points to)
+// WARN-NEXT: local_classes_and_packs.cu:64: warning: ldcc: kernel 'throughPack' runs unchecked: a store through a parameter pack or a parameter whose type is a template parameter (the clone cannot privatize the memory it points to)
 // WARN-NOT: warning

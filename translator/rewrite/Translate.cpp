@@ -212,14 +212,14 @@ private:
   }
 
   // A kernel's `const Ps... xs` loses its const (constTemplatePack) in every declaration of it that the
-  // main file has.
+  // main file has (a pack makes the kernel a function template).
   void dropPackConst(const FunctionDecl *fn) {
-    std::vector<const FunctionDecl *> decls;
-    if (const FunctionTemplateDecl *ft = fn->getDescribedFunctionTemplate())
-      for (const RedeclarableTemplateDecl *d : ft->redecls()) decls.push_back(cast<FunctionTemplateDecl>(d)->getTemplatedDecl());
+    const FunctionTemplateDecl *ft = fn->getDescribedFunctionTemplate();
+    if (!ft) return;
     for (const ParmVarDecl *param : fn->parameters()) {
       if (!constTemplatePack(param)) continue;
-      for (const FunctionDecl *d : decls.empty() ? std::vector<const FunctionDecl *>{fn} : decls) {
+      for (const RedeclarableTemplateDecl *redecl : ft->redecls()) {
+        const FunctionDecl *d = cast<FunctionTemplateDecl>(redecl)->getTemplatedDecl();
         const ParmVarDecl *same = d->getParamDecl(param->getFunctionScopeIndex());
         const SourceLocation begin = same->getBeginLoc(), name = same->getLocation();
         if (!begin.isFileID() || !name.isFileID() || !sm_.isWrittenInMainFile(begin)) continue;

@@ -5,8 +5,8 @@
 // through a parameter whose type is a template parameter refuses the kernel: instantiated with a
 // pointer, the clone could not privatize what it writes. Both kinds are rebased at entry
 // (rebase_param: a no-op unless the instantiation makes one a pointer; a const pack is not const in
-// the clone), so one that is only read and points into a written target reads the unit's copy (e2e
-// generic_params).
+// the kernel or its clones), so one that is only read and points into a written target reads the
+// unit's copy (e2e generic_params).
 
 __global__ void clamped(float *out, const float *in, int n) {
   struct Clamp {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Calls of a synchronizing helper inside larger expressions (inputs/helper_call_forms.cu): the kernel
-# checked (no warning), no race, and the output equal to native's in check and deterministic mode.
+# Calls of a synchronizing helper inside larger expressions and statements (inputs/helper_call_forms.cu):
+# both kernels checked (no warning), no race, and the output equal to native's in check and
+# deterministic mode.
 # Usage: helper_call_forms.sh <native> <checked>. Exits 77 without a GPU.
 source "$(dirname "$0")/input_test_start.sh"
 fail=0

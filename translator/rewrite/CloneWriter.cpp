@@ -396,9 +396,10 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     bool pack = false;            // a parameter pack: its values in a ::ldcc::rt::PackFrame
   };
   std::vector<FrameEntry> frame;
-  // Registers a compared local in the translation unit's table; its id for compare_local.
-  auto compareId = [&](const VarDecl *var) {
-    tables.locals.push_back(fname + ": " + localName(var));
+  // Registers a compared local in the translation unit's table, by the name reports give it; its id
+  // for compare_local.
+  auto compareId = [&](const std::string &name) {
+    tables.locals.push_back(fname + ": " + name);
     return std::to_string(tables.locals.size() - 1);
   };
   const std::vector<LocalPlan> noLocals;
@@ -430,7 +431,7 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     }
     // Value-initialized: an indeterminate value could read differently in the two passes.
     hoisted << "::ldcc::rt::type_t<" << p.type << "> " << p.newName << "{}; ";
-    frame.push_back(FrameEntry{p.newName, p.compared ? compareId(p.var) : ""});
+    frame.push_back(FrameEntry{p.newName, p.compared ? compareId(localName(p.var)) : ""});
     if (handledDecls.count(ds)) continue;
     handledDecls.insert(ds);
     // Every declarator of this statement becomes an assignment (they share the scope, so all of
@@ -487,7 +488,7 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   }
   for (const ParmVarDecl *p : facts.modifiedParams)
     if (checked)
-      frame.push_back(FrameEntry{p->getNameAsString(), facts.uncomparedParams.count(p) ? "" : compareId(p),
+      frame.push_back(FrameEntry{p->getNameAsString(), facts.uncomparedParams.count(p) ? "" : compareId(localName(p)),
                                  p->isParameterPack()});
 
   // --- shared variables: removed here, redirected to this warp's copy at the top ---------------------
@@ -713,11 +714,22 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     resumeSites.push_back(before);
     resumeSites.push_back(after);
     redirectCall(h.call, h.callee);
-    ed.insertBefore(h.statement->getBeginLoc(), siteCode(before) + " ", "a call");
-    ed.insertAfterToken(ed.statementEnd(h.statement),
-                        " ldcc_t.open = " + std::to_string(after) + "u; ldcc_save(ldcc_ck); ldcc_resume_" +
-                            std::to_string(after) + ":;",
-                        "a call");
+    const std::string resume =
+        " ldcc_t.open = " + std::to_string(after) + "u; ldcc_save(ldcc_ck); ldcc_resume_" + std::to_string(after) + ":;";
+    if (!h.hoisted) {
+      ed.insertBefore(h.statement->getBeginLoc(), siteCode(before) + " ", "a call");
+      ed.insertAfterToken(ed.statementEnd(h.statement), resume, "a call");
+      continue;
+    }
+    // The call's value goes to a temporary of the frame in a statement of its own; the statement
+    // reads it after the resume point, so a re-execution runs the rest of it again.
+    const std::string value = "ldcc_call_" + std::to_string(before);
+    hoisted << "::ldcc::rt::type_t<" << printType(h.call->getType().getUnqualifiedType(), ctx) << "> " << value << "{}; ";
+    frame.push_back(FrameEntry{value, compareId("the value of " + h.callee->getNameAsString() + "(...)")});
+    const std::string callText = ed.text(h.call->getSourceRange());
+    ed.replace(h.call->getSourceRange(), value, "a call");
+    ed.insertBefore(h.statement->getBeginLoc(), siteCode(before) + " " + value + " = " + callText + ";" + resume + " ",
+                    "a call");
   }
   unsigned entry = 0, exitSite = 0;
   const auto *body = cast<CompoundStmt>(fn->getBody());

@@ -1070,9 +1070,13 @@ void TranslationUnitAnalysis::propagate() {
       // A synchronizing helper: `f(args);`, or a local given a value computed from the call
       // (`T mean = f(args) / n;`, `mean = 2 * f(args);`). Its sites go before and after the
       // statement, and a re-execution resumes after it: so what the statement does besides the
-      // call may only be that assignment (no store, no other effect, nothing making the call
-      // conditional). Operands beside the call: no store and no call of a user function (library
-      // math and blockDim.x are fine).
+      // call may only be that assignment. Where it does more with the value (a store, `out[i] =
+      // f(x);`, a call that takes it, the condition of an `if` or a `switch`), the call is hoisted
+      // (HelperCall::hoisted): the clone gives a temporary its value first, and the statement, which
+      // then runs after the resume point, reads the temporary. Not where the call is made
+      // conditionally (`c ? f(x) : 0`, `a && f(x)`) or in a loop's condition. Operands beside the
+      // call: no store and no call of a user function (library math and blockDim.x are fine): they
+      // would run before the call and may not run after it.
       const auto pureOperand = [&](const Expr *e) {
         if (e->HasSideEffects(ctx_, false)) return false;
         for (const CallExpr *c : callsIn(e))
@@ -1084,8 +1088,13 @@ void TranslationUnitAnalysis::propagate() {
         const auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
         return var && var->isLocalVarDeclOrParm() && !var->getType()->isReferenceType();
       };
+      const auto inList = [&](const Stmt *s) {
+        DynTypedNodeList up = ctx_.getParents(*s);
+        return !up.empty() && up[0].get<CompoundStmt>();
+      };
       const Stmt *node = call;
       const Stmt *statement = nullptr;
+      bool hoisted = false;
       while (true) {
         DynTypedNodeList parents = ctx_.getParents(*node);
         if (parents.empty()) break;
@@ -1103,9 +1112,26 @@ void TranslationUnitAnalysis::propagate() {
           const auto *op = dyn_cast<CXXOperatorCallExpr>(p);
           if ((bo && bo->isAssignmentOp()) || (op && op->isAssignmentOp())) {
             const Expr *lhs = bo ? bo->getLHS() : op->getArg(0);
-            if (lhs != node && toLocal(lhs)) {
-              node = p;
-              continue;
+            const auto *method = op ? dyn_cast_or_null<CXXMethodDecl>(op->getCalleeDecl()) : nullptr;
+            if (lhs == node || (op && !(method && method->isTrivial()))) break;
+            if (!toLocal(lhs)) {
+              if (!pureOperand(lhs)) break;
+              hoisted = true;  // a store
+            }
+            node = p;
+            continue;
+          }
+          if (const auto *is = dyn_cast<IfStmt>(p)) {
+            if (is->getCond() == node && !is->getInit() && !is->getConditionVariable() && inList(is)) {
+              statement = is;
+              hoisted = true;
+            }
+            break;
+          }
+          if (const auto *ss = dyn_cast<SwitchStmt>(p)) {
+            if (ss->getCond() == node && !ss->getInit() && !ss->getConditionVariable() && inList(ss)) {
+              statement = ss;
+              hoisted = true;
             }
             break;
           }
@@ -1116,6 +1142,9 @@ void TranslationUnitAnalysis::propagate() {
           for (const Stmt *child : p->children())
             if (const auto *e = dyn_cast_or_null<Expr>(child); e && child != node && !pureOperand(e)) othersPure = false;
           if (isa<Expr>(p) && !conditional && othersPure) {
+            // A call that takes the value may do anything with it (atomicAdd(&sum, f(x)), a store in
+            // a user function): it must run again in a re-execution.
+            if (isa<CallExpr>(p) || isa<CXXConstructExpr>(p)) hoisted = true;
             node = p;
             continue;
           }
@@ -1125,22 +1154,27 @@ void TranslationUnitAnalysis::propagate() {
           const auto *var = dyn_cast<VarDecl>(d);
           DynTypedNodeList up = ctx_.getParents(*d);
           const auto *ds = up.empty() ? nullptr : up[0].get<DeclStmt>();
-          DynTypedNodeList up2 = ds ? ctx_.getParents(*ds) : DynTypedNodeList(DynTypedNode());
-          if (var && ds && ds->isSingleDecl() && !up2.empty() && up2[0].get<CompoundStmt>()) statement = ds;
+          if (var && ds && ds->isSingleDecl() && inList(ds)) statement = ds;
         }
         break;
       }
+      // The temporary of a hoisted call: a value the clone can declare before it runs.
+      const QualType value = call->getType();
+      const auto *record = value->getAsCXXRecordDecl();
+      const bool declarable = !value->isDependentType() && !value->isVoidType() && !value->isReferenceType() &&
+                              (!record || (record->hasTrivialDefaultConstructor() && record->isTriviallyCopyable()));
       bool sideEffects = false;
       for (const Expr *arg : call->arguments()) sideEffects |= arg->HasSideEffects(ctx_, false);
-      if (!statement || sideEffects) {
+      if (!statement || sideEffects || (hoisted && !declarable)) {
         if (!f.refusal.refused())
           f.refusal = Refusal{"a call of " + callee->getNameAsString() +
-                                  " (which synchronizes) that is neither a statement of its own nor the value of a local, "
-                                  "with plain arguments and nothing else done",
+                                  " (which synchronizes) made conditionally, in a loop's header, next to a call of "
+                                  "another user function, with arguments that do more than compute values, or whose "
+                                  "value it cannot keep in a temporary",
                               call->getBeginLoc()};
         continue;
       }
-      f.helperCalls.push_back(HelperCall{call, statement, callee});
+      f.helperCalls.push_back(HelperCall{call, statement, callee, hoisted});
     }
   }
   userCalls_.clear();
@@ -1184,7 +1218,7 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
   for (const Barrier &b : facts.barriers) resumePoints.push_back(b.statement->getBeginLoc());
   for (const HelperCall &h : facts.helperCalls) {
     resumePoints.push_back(h.statement->getBeginLoc());
-    resumePoints.push_back(h.statement->getEndLoc());
+    if (!h.hoisted) resumePoints.push_back(h.statement->getEndLoc());  // a hoisted call resumes before it
   }
 
   VariableUses uses = variableUses(facts.fn->getBody());

@@ -36,11 +36,15 @@ struct Barrier {
   std::string what;                        // as the user wrote it, for reports
 };
 
-// A call of a function that synchronizes the block, as a statement of its own.
+// A call of a function that synchronizes the block, as a statement of its own, or the value of a
+// local. `hoisted`: the statement does more with the value (`out[i] = f(x);`, `if (f(x) == n)`,
+// `g(f(x));`), so the clone first gives a temporary the call's value in a statement of its own, and
+// the statement reads the temporary.
 struct HelperCall {
   const clang::CallExpr *call = nullptr;
   const clang::Stmt *statement = nullptr;
   const clang::FunctionDecl *callee = nullptr;
+  bool hoisted = false;
 };
 
 enum class LocalKind {

@@ -1,7 +1,10 @@
-// Calls of a helper that synchronizes inside the value of a local, once refused as "not a statement
-// of its own": `T mean = blockSum(v) / n;`, `spread = blockSum(d * d) / n;`, `T y = 2 * blockSum(v) +
-// spread;`, three statements in a row. The helper's sites go around the whole statement. Race-free:
-// the checked output must equal native's in check and deterministic mode.
+// Calls of a helper that synchronizes inside larger statements, once refused as "not a statement of
+// its own". moments: in the value of a local, `T mean = blockSum(v) / n;`, `spread = blockSum(d * d) /
+// n;`, `T y = 2 * blockSum(v) + spread;`, three statements in a row (the helper's sites go around the
+// whole statement). uses: a statement that does more with the value, its call hoisted into a temporary
+// (CloneWriter): a store, `out[i] = blockSum(x);`, an `if` and a `switch` on it, a user function that
+// stores it, an atomicAdd of it. Race-free: the checked output must equal native's in check and
+// deterministic mode.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -27,6 +30,21 @@ __global__ void moments(const float* in, float* out, int n) {
   if (threadIdx.x == 0) out[n + blockIdx.x] = mean;
 }
 
+__device__ void record(float* out, int i, float v) { out[i] = v; }
+
+__global__ void uses(const float* in, float* out, int* counts, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const float x = i < n ? in[i] : 0.0f;
+  out[i] = blockSum(x);
+  if (blockSum(x * x) > 100.0f) out[i] += 1.0f;
+  switch (int(blockSum(1.0f))) {
+    case 128: out[i] += 2.0f; break;
+    default: out[i] -= 2.0f; break;
+  }
+  record(out, n + i, blockSum(x + 1.0f));
+  atomicAdd(&counts[blockIdx.x], int(blockSum(x)));
+}
+
 int main() {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
@@ -44,6 +62,20 @@ int main() {
   cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost);
   for (int i = 0; i < n + blocks; i += 8) printf("%g%c", host[i], (i / 8) % 16 == 15 ? '\n' : ' ');
   printf("\n");
+  float* used = nullptr;
+  int* counts = nullptr;
+  cudaMalloc(&used, 2 * n * sizeof(float));
+  cudaMalloc(&counts, blocks * sizeof(int));
+  cudaMemset(counts, 0, blocks * sizeof(int));
+  uses<<<blocks, threads>>>(in, used, counts, n);
+  float host_used[2 * n];
+  int host_counts[blocks];
+  cudaMemcpy(host_used, used, sizeof host_used, cudaMemcpyDeviceToHost);
+  cudaMemcpy(host_counts, counts, sizeof host_counts, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 2 * n; i += 16) printf("%g%c", host_used[i], (i / 16) % 16 == 15 ? '\n' : ' ');
+  for (int b = 0; b < blocks; ++b) printf("count %d\n", host_counts[b]);
+  cudaFree(used);
+  cudaFree(counts);
   cudaFree(in);
   cudaFree(out);
   return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;

@@ -1,8 +1,10 @@
 // A helper that synchronizes, called inside the value of a local (`T mean = f(x) / n;`,
-// `y = 2 * f(x) + m;`): the two sites go around the whole statement. A re-execution resumes after
-// the statement, so nothing else may happen in it: a store (`out[i] = f(x);`), a call made
-// conditionally (`c ? f(x) : 0`) or two calls in one statement (the other one is something else done)
-// are refused.
+// `y = 2 * f(x) + m;`): the two sites go around the whole statement, and a re-execution resumes
+// after it. A statement that does more with the value (a store, `out[i] = f(x);`; the condition of an
+// `if` or a `switch`; a call that takes it, `atomicAdd(&sum, f(x))`) has the call hoisted: a temporary
+// of the frame gets its value between the two sites, and the statement, after the second, reads it.
+// A call made conditionally (`c ? f(x) : 0`) or two calls in one statement (the other one is a call
+// of a user function beside it) are refused.
 
 __device__ float blockSum(float v) {
   __shared__ float partial[32];
@@ -24,6 +26,19 @@ __global__ void stored(const float *in, float *out) {
   out[threadIdx.x] = blockSum(x);
 }
 
+__global__ void branched(const float *in, float *out) {
+  const float x = in[threadIdx.x];
+  if (blockSum(x) > 0.0f) out[threadIdx.x] = x;
+  switch (int(blockSum(x))) {
+  case 0: out[threadIdx.x] = 0.0f; break;
+  default: break;
+  }
+}
+
+__global__ void passedOn(const float *in, float *out) {
+  atomicAdd(&out[0], blockSum(in[threadIdx.x]));
+}
+
 __global__ void conditional(const float *in, float *out) {
   const float x = in[threadIdx.x];
   out[threadIdx.x] = x > 0 ? blockSum(x) : 0.0f;
@@ -38,6 +53,8 @@ __global__ void twoInOne(const float *in, float *out) {
 void run(const float *in, float *out, int n) {
   centered<<<4, 64>>>(in, out, n);
   stored<<<1, 64>>>(in, out);
+  branched<<<1, 64>>>(in, out);
+  passedOn<<<1, 64>>>(in, out);
   conditional<<<1, 64>>>(in, out);
   twoInOne<<<1, 64>>>(in, out);
 }
@@ -46,7 +63,15 @@ void run(const float *in, float *out, int n) {
 // CHECK: { if (ldcc_site([[B1:[0-9]+]]u)) goto ldcc_dispatch; ldcc_resume_[[B1]]:; } mean__ldcc{{[0-9]+}} = blockSum__ldcc_checked(ldcc_t, x__ldcc{{[0-9]+}}) / float(n); ldcc_t.open = [[A1:[0-9]+]]u; ldcc_save(ldcc_ck); ldcc_resume_[[A1]]:;
 // CHECK: { if (ldcc_site([[B2:[0-9]+]]u)) goto ldcc_dispatch; ldcc_resume_[[B2]]:; } y__ldcc{{[0-9]+}} = 2.0f * blockSum__ldcc_checked(ldcc_t, x__ldcc{{[0-9]+}} - mean__ldcc{{[0-9]+}}) + mean__ldcc{{[0-9]+}}; ldcc_t.open = [[A2:[0-9]+]]u; ldcc_save(ldcc_ck); ldcc_resume_[[A2]]:;
 
-// WARN: helper_call_forms.cu:24: warning: ldcc: kernel 'stored' runs unchecked: a call of blockSum (which synchronizes) that is neither a statement of its own nor the value of a local, with plain arguments and nothing else done
-// WARN-NEXT: helper_call_forms.cu:29: warning: ldcc: kernel 'conditional' runs unchecked: a call of blockSum (which synchronizes) that is neither a statement of its own nor the value of a local, with plain arguments and nothing else done
-// WARN-NEXT: helper_call_forms.cu:34: warning: ldcc: kernel 'twoInOne' runs unchecked: a call of blockSum (which synchronizes) that is neither a statement of its own nor the value of a local, with plain arguments and nothing else done
+// CHECK-LABEL: stored__ldcc_checked(
+// CHECK: ::ldcc::rt::type_t<float> ldcc_call_[[S:[0-9]+]]{};
+// CHECK: { if (ldcc_site([[S]]u)) goto ldcc_dispatch; ldcc_resume_[[S]]:; } ldcc_call_[[S]] = blockSum__ldcc_checked(ldcc_t, x__ldcc{{[0-9]+}}); ldcc_t.open = [[SA:[0-9]+]]u; ldcc_save(ldcc_ck); ldcc_resume_[[SA]]:; (*::ldcc::rt::store(ldcc_t, &(out[threadIdx.x]))) = ldcc_call_[[S]];
+// CHECK-LABEL: branched__ldcc_checked(
+// CHECK: ldcc_resume_[[I:[0-9]+]]:; } ldcc_call_[[I]] = blockSum__ldcc_checked(ldcc_t, x__ldcc{{[0-9]+}}); ldcc_t.open = [[IA:[0-9]+]]u; ldcc_save(ldcc_ck); ldcc_resume_[[IA]]:; if (ldcc_call_[[I]] > 0.0f)
+// CHECK: ldcc_resume_[[W:[0-9]+]]:; } ldcc_call_[[W]] = blockSum__ldcc_checked(ldcc_t, x__ldcc{{[0-9]+}}); ldcc_t.open = [[WA:[0-9]+]]u; ldcc_save(ldcc_ck); ldcc_resume_[[WA]]:; switch (int(ldcc_call_[[W]]))
+// CHECK-LABEL: passedOn__ldcc_checked(
+// CHECK: ldcc_resume_[[P:[0-9]+]]:; } ldcc_call_[[P]] = blockSum__ldcc_checked(ldcc_t, (ldcc_loaded |= 1u, in)[threadIdx.x]); ldcc_t.open = [[PA:[0-9]+]]u; ldcc_save(ldcc_ck); ldcc_resume_[[PA]]:; {{.*}}atomicAdd{{.*}}ldcc_call_[[P]]
+
+// WARN: helper_call_forms.cu:44: warning: ldcc: kernel 'conditional' runs unchecked: a call of blockSum (which synchronizes) made conditionally, in a loop's header, next to a call of another user function, with arguments that do more than compute values, or whose value it cannot keep in a temporary
+// WARN-NEXT: helper_call_forms.cu:49: warning: ldcc: kernel 'twoInOne' runs unchecked: a call of blockSum (which synchronizes) made conditionally, in a loop's header, next to a call of another user function, with arguments that do more than compute values, or whose value it cannot keep in a temporary
 // WARN-NOT: warning

@@ -661,7 +661,27 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
       return ed.insertBefore(call->getArg(0)->getBeginLoc(), "ldcc_t, ", "a call");
     return ed.insertBefore(call->getRParenLoc(), "ldcc_t", "a call");
   };
-  for (const CallExpr *call : facts.clonedCalls) redirectCall(call, tu.userCallee(call));
+  // Hoisted helper calls (HelperCall::hoisted): redirected, and their text taken and replaced by their
+  // temporary, before the calls around them are redirected (an outer call's `ldcc_t, ` would go into
+  // the text) and after the calls inside them are.
+  std::map<const CallExpr *, std::pair<std::string, std::string>> hoistedCalls;  // temporary, call text
+  std::set<const CallExpr *> redirected;
+  const auto inside = [&](const CallExpr *inner, const CallExpr *outer) {
+    return !sm.isBeforeInTranslationUnit(inner->getBeginLoc(), outer->getBeginLoc()) &&
+           !sm.isBeforeInTranslationUnit(outer->getEndLoc(), inner->getEndLoc());
+  };
+  if (checked)
+    for (const HelperCall &h : facts.helperCalls) {
+      if (!h.hoisted) continue;
+      for (const CallExpr *call : facts.clonedCalls)
+        if (inside(call, h.call) && redirected.insert(call).second) redirectCall(call, tu.userCallee(call));
+      redirectCall(h.call, h.callee);
+      const std::string value = "ldcc_call_" + std::to_string(hoistedCalls.size());
+      hoistedCalls[h.call] = {value, ed.text(h.call->getSourceRange())};
+      ed.replace(h.call->getSourceRange(), value, "a call");
+    }
+  for (const CallExpr *call : facts.clonedCalls)
+    if (!redirected.count(call)) redirectCall(call, tu.userCallee(call));
   if (!checked)
     for (const HelperCall &h : facts.helperCalls) redirectCall(h.call, h.callee);
 
@@ -713,21 +733,19 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     const unsigned after = tables.addSite(sm, h.call->getBeginLoc(), "return from " + h.callee->getNameAsString());
     resumeSites.push_back(before);
     resumeSites.push_back(after);
-    redirectCall(h.call, h.callee);
     const std::string resume =
         " ldcc_t.open = " + std::to_string(after) + "u; ldcc_save(ldcc_ck); ldcc_resume_" + std::to_string(after) + ":;";
     if (!h.hoisted) {
+      redirectCall(h.call, h.callee);
       ed.insertBefore(h.statement->getBeginLoc(), siteCode(before) + " ", "a call");
       ed.insertAfterToken(ed.statementEnd(h.statement), resume, "a call");
       continue;
     }
     // The call's value goes to a temporary of the frame in a statement of its own; the statement
     // reads it after the resume point, so a re-execution runs the rest of it again.
-    const std::string value = "ldcc_call_" + std::to_string(before);
+    const auto &[value, callText] = hoistedCalls.at(h.call);
     hoisted << "::ldcc::rt::type_t<" << printType(h.call->getType().getUnqualifiedType(), ctx) << "> " << value << "{}; ";
     frame.push_back(FrameEntry{value, compareId("the value of " + h.callee->getNameAsString() + "(...)")});
-    const std::string callText = ed.text(h.call->getSourceRange());
-    ed.replace(h.call->getSourceRange(), value, "a call");
     ed.insertBefore(h.statement->getBeginLoc(), siteCode(before) + " " + value + " = " + callText + ";" + resume + " ",
                     "a call");
   }

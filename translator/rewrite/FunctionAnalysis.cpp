@@ -1071,12 +1071,10 @@ void TranslationUnitAnalysis::propagate() {
       // (`T mean = f(args) / n;`, `mean = 2 * f(args);`). Its sites go before and after the
       // statement, and a re-execution resumes after it: so what the statement does besides the
       // call may only be that assignment. Where it does more with the value (a store, `out[i] =
-      // f(x);`, a call that takes it, the condition of an `if` or a `switch`), the call is hoisted
-      // (HelperCall::hoisted): the clone gives a temporary its value first, and the statement, which
-      // then runs after the resume point, reads the temporary. Not where the call is made
-      // conditionally (`c ? f(x) : 0`, `a && f(x)`) or in a loop's condition. Operands beside the
-      // call: no store and no call of a user function (library math and blockDim.x are fine): they
-      // would run before the call and may not run after it.
+      // f(x);`, a call that may write memory with it, the condition of an `if` or a `switch`), the
+      // call is hoisted (HelperCall::hoisted): the clone gives a temporary its value first, and the
+      // statement, which then runs after the resume point, reads the temporary. Operands beside the
+      // call: no store and no call of a user function (library math and blockDim.x are fine).
       const auto pureOperand = [&](const Expr *e) {
         if (e->HasSideEffects(ctx_, false)) return false;
         for (const CallExpr *c : callsIn(e))
@@ -1092,10 +1090,57 @@ void TranslationUnitAnalysis::propagate() {
         DynTypedNodeList up = ctx_.getParents(*s);
         return !up.empty() && up[0].get<CompoundStmt>();
       };
+      // Whether evaluating `e` reads memory other than the function's own locals (a hoisted call
+      // runs before it, where C++ evaluates it first: `s[0] << f(s)`).
+      const auto readsMemory = [](const Expr *e) {
+        struct Finder : RecursiveASTVisitor<Finder> {
+          bool found = false;
+          bool VisitArraySubscriptExpr(ArraySubscriptExpr *) { return !(found = true); }
+          bool VisitUnaryOperator(UnaryOperator *u) { return !(found = found || u->getOpcode() == UO_Deref); }
+          bool VisitMemberExpr(MemberExpr *m) { return !(found = found || m->isArrow()); }
+          bool VisitCXXThisExpr(CXXThisExpr *) { return !(found = true); }
+          bool VisitDeclRefExpr(DeclRefExpr *r) {
+            const auto *v = dyn_cast<VarDecl>(r->getDecl());
+            return !(found = found || (v && !v->isLocalVarDeclOrParm() && !isBuiltinIndexVariable(v)));
+          }
+        } finder;
+        finder.TraverseStmt(const_cast<Expr *>(e));
+        return finder.found;
+      };
+      // A call that takes the value and may do anything with it (atomicAdd(&sum, f(x)), a store in a
+      // user function) must run again in a re-execution. Library functions of values (sqrtf) and
+      // user functions that write nothing need not.
+      const auto mayWrite = [&](const FunctionDecl *fd) {
+        if (!fd) return true;
+        if (const FunctionDecl *user = definitionOf(fd); user && !inSystemHeader(ctx_, user->getLocation()))
+          return needsClone_.count(user) > 0;
+        for (const ParmVarDecl *param : fd->parameters())
+          if (param->getType()->isPointerType() || param->getType()->isReferenceType()) return true;
+        return fd->getReturnType()->isVoidType();
+      };
+      // The same for a call: in a template, of whichever overload its lookup finds (sqrt(v) of a T).
+      const auto callMayWrite = [&](const CallExpr *c) {
+        if (const FunctionDecl *fd = c->getDirectCallee()) return mayWrite(fd);
+        const auto *lookup = dyn_cast<UnresolvedLookupExpr>(c->getCallee()->IgnoreParenImpCasts());
+        if (!lookup || lookup->getNumDecls() == 0) return true;
+        for (const NamedDecl *d : lookup->decls()) {
+          const NamedDecl *under = d->getUnderlyingDecl();
+          const auto *fd = dyn_cast<FunctionDecl>(under);
+          if (const auto *ft = dyn_cast<FunctionTemplateDecl>(under)) fd = ft->getTemplatedDecl();
+          if (!fd || mayWrite(fd)) return true;
+        }
+        return false;
+      };
+      const auto isBarrier = [&](const Stmt *s) {
+        return std::any_of(f.barriers.begin(), f.barriers.end(), [&](const Barrier &b) { return b.call == s; });
+      };
       const Stmt *node = call;
       const Stmt *statement = nullptr;
-      bool hoisted = false;
-      while (true) {
+      bool hoisted = false, readBefore = false;
+      std::string why;
+      for (const CallExpr *inner : callsIn(call))
+        if (inner != call && synchronizes_.count(userCallee(inner))) why = "with an argument that calls a function that synchronizes";
+      while (why.empty()) {
         DynTypedNodeList parents = ctx_.getParents(*node);
         if (parents.empty()) break;
         if (const Stmt *p = parents[0].get<Stmt>()) {
@@ -1111,44 +1156,73 @@ void TranslationUnitAnalysis::propagate() {
           const auto *bo = dyn_cast<BinaryOperator>(p);
           const auto *op = dyn_cast<CXXOperatorCallExpr>(p);
           if ((bo && bo->isAssignmentOp()) || (op && op->isAssignmentOp())) {
+            // C++17 evaluates an assignment's right operand first: a store may follow the call.
             const Expr *lhs = bo ? bo->getLHS() : op->getArg(0);
-            const auto *method = op ? dyn_cast_or_null<CXXMethodDecl>(op->getCalleeDecl()) : nullptr;
-            if (lhs == node || (op && !(method && method->isTrivial()))) break;
+            if (lhs == node) {
+              why = "whose value is assigned to";
+              break;
+            }
             if (!toLocal(lhs)) {
-              if (!pureOperand(lhs)) break;
-              hoisted = true;  // a store
+              const auto *method = op ? dyn_cast_or_null<CXXMethodDecl>(op->getCalleeDecl()) : nullptr;
+              if (!pureOperand(lhs) || (op && mayWrite(method) && !(method && method->isTrivial()))) {
+                why = "stored by an assignment that does more than store";
+                break;
+              }
+              hoisted = true;
             }
             node = p;
             continue;
           }
-          if (const auto *is = dyn_cast<IfStmt>(p)) {
-            if (is->getCond() == node && !is->getInit() && !is->getConditionVariable() && inList(is)) {
+          if (const auto *is = dyn_cast<IfStmt>(p); is && is->getCond() == node) {
+            if (!is->getInit() && !is->getConditionVariable() && inList(is)) {
               statement = is;
               hoisted = true;
             }
             break;
           }
-          if (const auto *ss = dyn_cast<SwitchStmt>(p)) {
-            if (ss->getCond() == node && !ss->getInit() && !ss->getConditionVariable() && inList(ss)) {
+          if (const auto *ss = dyn_cast<SwitchStmt>(p); ss && ss->getCond() == node) {
+            if (!ss->getInit() && !ss->getConditionVariable() && inList(ss)) {
               statement = ss;
               hoisted = true;
             }
             break;
           }
           const auto *uo = dyn_cast<UnaryOperator>(p);
-          const bool conditional = isa<AbstractConditionalOperator>(p) || (bo && bo->isLogicalOp()) ||
-                                   isa<LambdaExpr>(p) || isa<StmtExpr>(p) || (uo && uo->isIncrementDecrementOp());
+          if (isa<AbstractConditionalOperator>(p) || (bo && bo->isLogicalOp()) || isa<LambdaExpr>(p) ||
+              isa<StmtExpr>(p) || (uo && uo->isIncrementDecrementOp())) {
+            why = "made conditionally";
+            break;
+          }
+          if (isa<UnaryExprOrTypeTraitExpr>(p) || isa<CXXNoexceptExpr>(p) || isa<CXXTypeidExpr>(p)) {
+            why = "in an operand that is not evaluated";
+            break;
+          }
+          if (isBarrier(p)) {
+            why = "in the predicate of a barrier";
+            break;
+          }
+          if (isa<ForStmt>(p) || isa<WhileStmt>(p) || isa<DoStmt>(p) || isa<CXXForRangeStmt>(p)) {
+            why = "in the header of a loop";
+            break;
+          }
           bool othersPure = true;
           for (const Stmt *child : p->children())
             if (const auto *e = dyn_cast_or_null<Expr>(child); e && child != node && !pureOperand(e)) othersPure = false;
-          if (isa<Expr>(p) && !conditional && othersPure) {
-            // A call that takes the value may do anything with it (atomicAdd(&sum, f(x)), a store in
-            // a user function): it must run again in a re-execution.
-            if (isa<CallExpr>(p) || isa<CXXConstructExpr>(p)) hoisted = true;
-            node = p;
-            continue;
+          if (!isa<Expr>(p) || !othersPure) {
+            why = isa<Expr>(p) ? "beside a store or a call of another user function in one statement"
+                               : "in a statement other than an expression, a declaration, an if or a switch";
+            break;
           }
-          break;
+          // What C++ evaluates before the call: the left operand of << and >>, a subscript's base.
+          if (bo && (bo->getOpcode() == BO_Shl || bo->getOpcode() == BO_Shr) && bo->getRHS()->IgnoreParens() == node)
+            readBefore = readBefore || readsMemory(bo->getLHS());
+          if (const auto *sub = dyn_cast<ArraySubscriptExpr>(p); sub && sub->getIdx()->IgnoreParens() == node)
+            readBefore = readBefore || readsMemory(sub->getBase());
+          if (const auto *c = dyn_cast<CallExpr>(p); c && callMayWrite(c)) hoisted = true;
+          if (const auto *c = dyn_cast<CXXConstructExpr>(p); c && !c->getConstructor()->isTrivial() && mayWrite(c->getConstructor()))
+            hoisted = true;
+          node = p;
+          continue;
         }
         if (const Decl *d = parents[0].get<Decl>()) {
           const auto *var = dyn_cast<VarDecl>(d);
@@ -1158,20 +1232,26 @@ void TranslationUnitAnalysis::propagate() {
         }
         break;
       }
-      // The temporary of a hoisted call: a value the clone can declare before it runs.
+      // The temporary of a hoisted call: a value the clone can declare before it runs, by a name its
+      // scope knows (not a type local to a function).
       const QualType value = call->getType();
+      const TagDecl *tag = value->getAsTagDecl();
       const auto *record = value->getAsCXXRecordDecl();
-      const bool declarable = !value->isDependentType() && !value->isVoidType() && !value->isReferenceType() &&
+      const bool declarable = call->isPRValue() && !value->isDependentType() && !value->isVoidType() &&
+                              (!tag || (tag->getIdentifier() && !tag->getDeclContext()->isFunctionOrMethod())) &&
                               (!record || (record->hasTrivialDefaultConstructor() && record->isTriviallyCopyable()));
+      if (why.empty() && statement && hoisted && !declarable)
+        why = "inside a larger statement, with a value it cannot keep in a temporary (a reference, a type local to a "
+              "function or depending on a template parameter)";
+      if (why.empty() && statement && hoisted && readBefore)
+        why = "after an operand that C++ evaluates first and that reads memory (`s[0] << f(s)`)";
       bool sideEffects = false;
       for (const Expr *arg : call->arguments()) sideEffects |= arg->HasSideEffects(ctx_, false);
-      if (!statement || sideEffects || (hoisted && !declarable)) {
+      if (why.empty() && sideEffects) why = "with arguments that have side effects";
+      if (why.empty() && !statement) why = "in a statement other than an expression, a declaration, an if or a switch";
+      if (!why.empty()) {
         if (!f.refusal.refused())
-          f.refusal = Refusal{"a call of " + callee->getNameAsString() +
-                                  " (which synchronizes) made conditionally, in a loop's header, next to a call of "
-                                  "another user function, with arguments that do more than compute values, or whose "
-                                  "value it cannot keep in a temporary",
-                              call->getBeginLoc()};
+          f.refusal = Refusal{"a call of " + callee->getNameAsString() + " (which synchronizes) " + why, call->getBeginLoc()};
         continue;
       }
       f.helperCalls.push_back(HelperCall{call, statement, callee, hoisted});

@@ -3,8 +3,9 @@
 // after it. A statement that does more with the value (a store, `out[i] = f(x);`; the condition of an
 // `if` or a `switch`; a call that takes it, `atomicAdd(&sum, f(x))`) has the call hoisted: a temporary
 // of the frame gets its value between the two sites, and the statement, after the second, reads it.
-// A call made conditionally (`c ? f(x) : 0`) or two calls in one statement (the other one is a call
-// of a user function beside it) are refused.
+// Refused: a call made conditionally (`c ? f(x) : 0`), two calls in one statement (the other one is a
+// call of a user function beside it), a call in another's arguments, and a hoisted call after an
+// operand C++ evaluates first that reads memory (`s[0] << f(s)`: hoisting would read s[0] after it).
 
 __device__ float blockSum(float v) {
   __shared__ float partial[32];
@@ -50,6 +51,23 @@ __global__ void twoInOne(const float *in, float *out) {
   out[threadIdx.x] = y;
 }
 
+__global__ void nested(const float *in, float *out) {
+  out[threadIdx.x] = blockSum(blockSum(in[threadIdx.x]));
+}
+
+__device__ int bump(int *s) {
+  __syncthreads();
+  if (threadIdx.x == 0) s[0] = 5;
+  __syncthreads();
+  return 1;
+}
+
+__global__ void shifted(int *out) {
+  __shared__ int s[4];
+  if (threadIdx.x == 0) s[0] = 1;
+  out[threadIdx.x] = s[0] << bump(s);
+}
+
 void run(const float *in, float *out, int n) {
   centered<<<4, 64>>>(in, out, n);
   stored<<<1, 64>>>(in, out);
@@ -57,6 +75,8 @@ void run(const float *in, float *out, int n) {
   passedOn<<<1, 64>>>(in, out);
   conditional<<<1, 64>>>(in, out);
   twoInOne<<<1, 64>>>(in, out);
+  nested<<<1, 64>>>(in, out);
+  shifted<<<1, 64>>>((int *)out);
 }
 
 // CHECK-LABEL: centered__ldcc_checked(
@@ -64,14 +84,16 @@ void run(const float *in, float *out, int n) {
 // CHECK: { if (ldcc_site([[B2:[0-9]+]]u)) goto ldcc_dispatch; ldcc_resume_[[B2]]:; } y__ldcc{{[0-9]+}} = 2.0f * blockSum__ldcc_checked(ldcc_t, x__ldcc{{[0-9]+}} - mean__ldcc{{[0-9]+}}) + mean__ldcc{{[0-9]+}}; ldcc_t.open = [[A2:[0-9]+]]u; ldcc_save(ldcc_ck); ldcc_resume_[[A2]]:;
 
 // CHECK-LABEL: stored__ldcc_checked(
-// CHECK: ::ldcc::rt::type_t<float> ldcc_call_[[S:[0-9]+]]{};
-// CHECK: { if (ldcc_site([[S]]u)) goto ldcc_dispatch; ldcc_resume_[[S]]:; } ldcc_call_[[S]] = blockSum__ldcc_checked(ldcc_t, x__ldcc{{[0-9]+}}); ldcc_t.open = [[SA:[0-9]+]]u; ldcc_save(ldcc_ck); ldcc_resume_[[SA]]:; (*::ldcc::rt::store(ldcc_t, &(out[threadIdx.x]))) = ldcc_call_[[S]];
+// CHECK: ::ldcc::rt::type_t<float> ldcc_call_0{};
+// CHECK: { if (ldcc_site([[S:[0-9]+]]u)) goto ldcc_dispatch; ldcc_resume_[[S]]:; } ldcc_call_0 = blockSum__ldcc_checked(ldcc_t, x__ldcc{{[0-9]+}}); ldcc_t.open = [[SA:[0-9]+]]u; ldcc_save(ldcc_ck); ldcc_resume_[[SA]]:; (*::ldcc::rt::store(ldcc_t, &(out[threadIdx.x]))) = ldcc_call_0;
 // CHECK-LABEL: branched__ldcc_checked(
-// CHECK: ldcc_resume_[[I:[0-9]+]]:; } ldcc_call_[[I]] = blockSum__ldcc_checked(ldcc_t, x__ldcc{{[0-9]+}}); ldcc_t.open = [[IA:[0-9]+]]u; ldcc_save(ldcc_ck); ldcc_resume_[[IA]]:; if (ldcc_call_[[I]] > 0.0f)
-// CHECK: ldcc_resume_[[W:[0-9]+]]:; } ldcc_call_[[W]] = blockSum__ldcc_checked(ldcc_t, x__ldcc{{[0-9]+}}); ldcc_t.open = [[WA:[0-9]+]]u; ldcc_save(ldcc_ck); ldcc_resume_[[WA]]:; switch (int(ldcc_call_[[W]]))
+// CHECK: ldcc_resume_{{[0-9]+}}:; } ldcc_call_0 = blockSum__ldcc_checked(ldcc_t, x__ldcc{{[0-9]+}}); ldcc_t.open = [[IA:[0-9]+]]u; ldcc_save(ldcc_ck); ldcc_resume_[[IA]]:; if (ldcc_call_0 > 0.0f)
+// CHECK: ldcc_resume_{{[0-9]+}}:; } ldcc_call_1 = blockSum__ldcc_checked(ldcc_t, x__ldcc{{[0-9]+}}); ldcc_t.open = [[WA:[0-9]+]]u; ldcc_save(ldcc_ck); ldcc_resume_[[WA]]:; switch (int(ldcc_call_1))
 // CHECK-LABEL: passedOn__ldcc_checked(
-// CHECK: ldcc_resume_[[P:[0-9]+]]:; } ldcc_call_[[P]] = blockSum__ldcc_checked(ldcc_t, (ldcc_loaded |= 1u, in)[threadIdx.x]); ldcc_t.open = [[PA:[0-9]+]]u; ldcc_save(ldcc_ck); ldcc_resume_[[PA]]:; {{.*}}atomicAdd{{.*}}ldcc_call_[[P]]
+// CHECK: ldcc_resume_{{[0-9]+}}:; } ldcc_call_0 = blockSum__ldcc_checked(ldcc_t, (ldcc_loaded |= 1u, in)[threadIdx.x]); ldcc_t.open = [[PA:[0-9]+]]u; ldcc_save(ldcc_ck); ldcc_resume_[[PA]]:; {{.*}}atomicAdd{{.*}}ldcc_call_0
 
-// WARN: helper_call_forms.cu:44: warning: ldcc: kernel 'conditional' runs unchecked: a call of blockSum (which synchronizes) made conditionally, in a loop's header, next to a call of another user function, with arguments that do more than compute values, or whose value it cannot keep in a temporary
-// WARN-NEXT: helper_call_forms.cu:49: warning: ldcc: kernel 'twoInOne' runs unchecked: a call of blockSum (which synchronizes) made conditionally, in a loop's header, next to a call of another user function, with arguments that do more than compute values, or whose value it cannot keep in a temporary
+// WARN: helper_call_forms.cu:45: warning: ldcc: kernel 'conditional' runs unchecked: a call of blockSum (which synchronizes) made conditionally
+// WARN-NEXT: helper_call_forms.cu:50: warning: ldcc: kernel 'twoInOne' runs unchecked: a call of blockSum (which synchronizes) beside a store or a call of another user function in one statement
+// WARN-NEXT: helper_call_forms.cu:55: warning: ldcc: kernel 'nested' runs unchecked: a call of blockSum (which synchronizes) with an argument that calls a function that synchronizes
+// WARN-NEXT: helper_call_forms.cu:68: warning: ldcc: kernel 'shifted' runs unchecked: a call of bump (which synchronizes) after an operand that C++ evaluates first and that reads memory (`s[0] << f(s)`)
 // WARN-NOT: warning

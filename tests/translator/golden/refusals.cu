@@ -79,7 +79,7 @@ void run(int *a, int *b, int *c, int n) {
 // CHECK: ldcc_desc_0 = {"ptxStore", "check", {{.*}}, "inline PTX that stores, synchronizes or does atomics", "{{.*}}/refusals.cu:11", ldcc_desc_0_globals, {{[0-9]+}}u, nullptr, false};
 // CHECK: ldcc_desc_1 = {"gridSum", "check", {{.*}}, "grid-wide synchronization", "{{.*}}/refusals.cu:16", ldcc_desc_1_globals, {{[0-9]+}}u, nullptr, false};
 // CHECK: ldcc_desc_2 = {"barrierInForHeader", "check", {{.*}}, "a barrier in the header of a for loop", "{{.*}}/refusals.cu:21", ldcc_desc_2_globals, {{[0-9]+}}u, nullptr, false};
-// CHECK: ldcc_desc_3 = {"syncingCallInForHeader", "check", {{.*}}, "a call of nextStep (which synchronizes) made conditionally, in a loop's header, next to a call of another user function, with arguments that do more than compute values, or whose value it cannot keep in a temporary", "{{.*}}/refusals.cu:30", ldcc_desc_3_globals, {{[0-9]+}}u, nullptr, false};
+// CHECK: ldcc_desc_3 = {"syncingCallInForHeader", "check", {{.*}}, "a call of nextStep (which synchronizes) in the header of a loop", "{{.*}}/refusals.cu:30", ldcc_desc_3_globals, {{[0-9]+}}u, nullptr, false};
 // CHECK: ldcc_desc_4 = {"fine", "check", {{.*}}, nullptr, nullptr, ldcc_desc_4_globals, {{[0-9]+}}u, nullptr, false};
 // CHECK: ldcc_desc_5 = {"clampAll", "check", {{.*}}, "it calls operator<<=, which cannot be checked: an overloaded operator or conversion that synchronizes or writes memory (operator<<=)", "{{.*}}/refusals.cu:43", ldcc_desc_5_globals, {{[0-9]+}}u, nullptr, false};
 // CHECK: ldcc_desc_6 = {"constMember", "check", {{.*}}, "a written pointer in a const member of a struct parameter (o.data)", "{{.*}}/refusals.cu:50", ldcc_desc_6_globals, {{[0-9]+}}u, nullptr, false};
@@ -131,7 +131,7 @@ void run(int *a, int *b, int *c, int n) {
 // WARN: refusals.cu:11: warning: ldcc: kernel 'ptxStore' runs unchecked: inline PTX that stores, synchronizes or does atomics
 // WARN-NEXT: refusals.cu:16: warning: ldcc: kernel 'gridSum' runs unchecked: grid-wide synchronization
 // WARN-NEXT: refusals.cu:21: warning: ldcc: kernel 'barrierInForHeader' runs unchecked: a barrier in the header of a for loop
-// WARN-NEXT: refusals.cu:30: warning: ldcc: kernel 'syncingCallInForHeader' runs unchecked: a call of nextStep (which synchronizes) made conditionally, in a loop's header, next to a call of another user function, with arguments that do more than compute values, or whose value it cannot keep in a temporary
+// WARN-NEXT: refusals.cu:30: warning: ldcc: kernel 'syncingCallInForHeader' runs unchecked: a call of nextStep (which synchronizes) in the header of a loop
 // WARN-NEXT: refusals.cu:43: warning: ldcc: kernel 'clampAll' runs unchecked: it calls operator<<=, which cannot be checked: an overloaded operator or conversion that synchronizes or writes memory (operator<<=)
 // WARN-NEXT: refusals.cu:50: warning: ldcc: kernel 'constMember' runs unchecked: a written pointer in a const member of a struct parameter (o.data)
 // WARN-NEXT: refusals.cu:59: warning: ldcc: kernel 'rangeForBarrier' runs unchecked: a range-based for loop whose body synchronizes (an index loop can be checked)

@@ -378,11 +378,13 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     ed.replace(use.expr->getSourceRange(), text, "a use of the dynamic shared memory");
   }
   // Nothing inside a replaced use is edited again (`smem.getPointer()` on a hoisted `smem`).
+  // Whether `loc` lies in the range `r` (its ends included).
+  const auto covers = [&](SourceRange r, SourceLocation loc) {
+    return !sm.isBeforeInTranslationUnit(loc, r.getBegin()) && !sm.isBeforeInTranslationUnit(r.getEnd(), loc);
+  };
   auto replacedByUse = [&](SourceLocation loc) {
-    for (const DynamicSharedUse &use : facts.dynamicSharedUses) {
-      const SourceRange r = use.expr->getSourceRange();
-      if (!sm.isBeforeInTranslationUnit(loc, r.getBegin()) && !sm.isBeforeInTranslationUnit(r.getEnd(), loc)) return true;
-    }
+    for (const DynamicSharedUse &use : facts.dynamicSharedUses)
+      if (covers(use.expr->getSourceRange(), loc)) return true;
     return false;
   };
 
@@ -666,15 +668,13 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   // the text) and after the calls inside them are.
   std::map<const CallExpr *, std::pair<std::string, std::string>> hoistedCalls;  // temporary, call text
   std::set<const CallExpr *> redirected;
-  const auto inside = [&](const CallExpr *inner, const CallExpr *outer) {
-    return !sm.isBeforeInTranslationUnit(inner->getBeginLoc(), outer->getBeginLoc()) &&
-           !sm.isBeforeInTranslationUnit(outer->getEndLoc(), inner->getEndLoc());
-  };
   if (checked)
     for (const HelperCall &h : facts.helperCalls) {
       if (!h.hoisted) continue;
       for (const CallExpr *call : facts.clonedCalls)
-        if (inside(call, h.call) && redirected.insert(call).second) redirectCall(call, tu.userCallee(call));
+        if (covers(h.call->getSourceRange(), call->getBeginLoc()) && covers(h.call->getSourceRange(), call->getEndLoc()) &&
+            redirected.insert(call).second)
+          redirectCall(call, tu.userCallee(call));
       redirectCall(h.call, h.callee);
       const std::string value = "ldcc_call_" + std::to_string(hoistedCalls.size());
       hoistedCalls[h.call] = {value, ed.text(h.call->getSourceRange())};

@@ -155,6 +155,10 @@ public:
     return end;
   }
   SourceRange statementRange(const Stmt *s) { return SourceRange(s->getBeginLoc(), statementEnd(s)); }
+  // Whether `loc` lies in the range `r` (its ends included).
+  bool covers(SourceRange r, SourceLocation loc) const {
+    return !sm_.isBeforeInTranslationUnit(loc, r.getBegin()) && !sm_.isBeforeInTranslationUnit(r.getEnd(), loc);
+  }
 
   Refusal refusal;
 
@@ -219,6 +223,57 @@ std::map<const VarDecl *, std::string> sharedReferenceNames(const FunctionFacts 
       ++index;
     }
   return out;
+}
+
+// A lambda names __shared__ and written __device__ variables without capturing them (they have static
+// storage); in a clone those names are local references to this unit's copies, which a lambda must
+// capture. Each lambda without a by-reference default gets `&name` for each it (or a lambda inside it)
+// names: `[](int i) { return s[i]; }` -> `[&s](int i) { ... }`, `[=]` -> `[=, &s]`.
+void captureCloneReferences(CloneEditor &ed, const TranslationUnitAnalysis &tu, const FunctionFacts &facts,
+                            const std::map<const VarDecl *, std::string> &sharedNames,
+                            const std::function<std::string(const VarDecl *)> &dynamicSharedName) {
+  struct Lambdas : RecursiveASTVisitor<Lambdas> {
+    bool shouldVisitTemplateInstantiations() const { return false; }
+    bool VisitLambdaExpr(LambdaExpr *lambda) {
+      found.push_back(lambda);
+      return true;
+    }
+    std::vector<const LambdaExpr *> found;
+  } lambdas;
+  lambdas.TraverseStmt(facts.fn->getBody());
+  for (const LambdaExpr *lambda : lambdas.found) {
+    if (lambda->getCaptureDefault() == LCD_ByRef) continue;
+    std::vector<std::string> names;
+    const auto add = [&](const std::string &name) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    };
+    struct Refs : RecursiveASTVisitor<Refs> {  // in source order: the captures do not depend on addresses
+      bool VisitDeclRefExpr(DeclRefExpr *ref) {
+        if (const auto *var = dyn_cast<VarDecl>(ref->getDecl())) found.push_back(var);
+        return true;
+      }
+      std::vector<const VarDecl *> found;
+    } refs;
+    refs.TraverseStmt(lambda->getBody());
+    for (const VarDecl *var : refs.found) {
+      if (auto it = sharedNames.find(var); it != sharedNames.end()) add(it->second);
+      else if (std::find(facts.deviceVars.begin(), facts.deviceVars.end(), var) != facts.deviceVars.end())
+        add(var->getNameAsString());
+    }
+    const SourceRange body = lambda->getBody()->getSourceRange();
+    for (const DynamicSharedUse &use : facts.dynamicSharedUses)  // `SharedMemory<T>()` in the lambda
+      if (ed.covers(body, use.expr->getBeginLoc())) add(dynamicSharedName(use.var));
+    if (names.empty()) continue;
+    if (tu.lambdaBecomesFunctionPointer(lambda)) {
+      ed.fail("a lambda converted to a function pointer that names a __shared__ or written __device__ variable",
+              lambda->getBeginLoc());
+      continue;
+    }
+    std::string captures;
+    for (const std::string &name : names)
+      captures += (captures.empty() && lambda->getCaptureDefault() == LCD_None && lambda->explicit_captures().empty() ? "&" : ", &") + name;
+    ed.insertBefore(lambda->getIntroducerRange().getEnd(), captures, "a lambda's captures");
+  }
 }
 
 // The types a helper template's __shared__ variable has where a kernel's body reaches it (through
@@ -372,21 +427,22 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
   for (const DynamicSharedUse &use : facts.dynamicSharedUses) {
     const std::string address = "reinterpret_cast<unsigned char*>(" + dynamicSharedName(use.var) + ")";
     const QualType type = use.expr->getType();
-    const std::string text = !use.conversion && type->isPointerType() && !type->isDependentType()
-                                 ? "reinterpret_cast<" + printType(type, ctx) + ">(" + address + ")"
-                                 : "::ldcc::rt::DynamicShared{" + address + "}";
+    // In a template, the call's type is spelled by decltype of the call itself (unevaluated), so that
+    // `dynamicShared<T>()[i]` indexes a T* rather than the convertible value, which has no [].
+    const std::string text =
+        use.conversion || !(type->isPointerType() || type->isDependentType())
+            ? "::ldcc::rt::DynamicShared{" + address + "}"
+        : type->isDependentType() ? "reinterpret_cast<decltype(" + ed.text(use.expr->getSourceRange()) + ")>(" + address + ")"
+                                  : "reinterpret_cast<" + printType(type, ctx) + ">(" + address + ")";
     ed.replace(use.expr->getSourceRange(), text, "a use of the dynamic shared memory");
   }
   // Nothing inside a replaced use is edited again (`smem.getPointer()` on a hoisted `smem`).
-  // Whether `loc` lies in the range `r` (its ends included).
-  const auto covers = [&](SourceRange r, SourceLocation loc) {
-    return !sm.isBeforeInTranslationUnit(loc, r.getBegin()) && !sm.isBeforeInTranslationUnit(r.getEnd(), loc);
-  };
   auto replacedByUse = [&](SourceLocation loc) {
     for (const DynamicSharedUse &use : facts.dynamicSharedUses)
-      if (covers(use.expr->getSourceRange(), loc)) return true;
+      if (ed.covers(use.expr->getSourceRange(), loc)) return true;
     return false;
   };
+  captureCloneReferences(ed, tu, facts, sharedNames, dynamicSharedName);
 
   // --- locals: renamed everywhere, declarations moved or turned into assignments -------------------
   // (Only for re-executions, which jump back to sites: the blocks clone keeps its locals as written.)
@@ -410,7 +466,10 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     for (const DeclRefExpr *ref : uses[p.var]) {
       if (replacedByUse(ref->getLocation())) continue;
       const auto *binding = dyn_cast<BindingDecl>(ref->getDecl());
-      std::string text = p.newName;
+      std::string text = p.kind == LocalKind::Moved || binding ? p.newName
+                         : p.bindsReference                    ? "(*" + p.newName + ")"
+                         : p.asConst                           ? "::ldcc::rt::as_const(" + p.newName + ")"
+                                                               : p.newName;
       if (binding) {
         text = p.parts.at(binding);
         text.replace(text.find('@'), 1, p.bindsReference ? "(*" + p.newName + ")" : p.newName);
@@ -465,8 +524,13 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
       const bool simple = v->getInitStyle() == VarDecl::CInit && !isa<InitListExpr>(init) && !v->getType()->isArrayType();
       if (simple) {
         if (!assigns.empty()) assigns += inForInit ? ", " : " ";
-        assigns += vp->newName + " = " + ed.text(v->getInit()->getSourceRange()) + (inForInit ? "" : ";");
+        const std::string value = ed.text(v->getInit()->getSourceRange());
+        assigns += vp->newName + (vp->bindsReference ? " = &(" + value + ")" : " = " + value) + (inForInit ? "" : ";");
       } else {
+        if (vp->bindsReference) {
+          ed.fail("a reference with a braced initializer that lives across a barrier", v->getLocation());
+          break;
+        }
         if (inForInit) {
           ed.fail("a for-loop variable with a brace or constructor initializer that lives across a barrier",
                   v->getLocation());
@@ -672,7 +736,7 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     for (const HelperCall &h : facts.helperCalls) {
       if (!h.hoisted) continue;
       for (const CallExpr *call : facts.clonedCalls)
-        if (covers(h.call->getSourceRange(), call->getBeginLoc()) && covers(h.call->getSourceRange(), call->getEndLoc()) &&
+        if (ed.covers(h.call->getSourceRange(), call->getBeginLoc()) && ed.covers(h.call->getSourceRange(), call->getEndLoc()) &&
             redirected.insert(call).second)
           redirectCall(call, tu.userCallee(call));
       redirectCall(h.call, h.callee);
@@ -728,6 +792,7 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     }
     insertBeforeStatement(ed, ctx, b.statement, site, "a barrier");
   }
+  std::map<const Stmt *, std::string> hoistedBefore;  // what goes before a statement with hoisted calls
   for (const HelperCall &h : helperCalls) {
     const unsigned before = tables.addSite(sm, h.call->getBeginLoc(), "call of " + h.callee->getNameAsString());
     const unsigned after = tables.addSite(sm, h.call->getBeginLoc(), "return from " + h.callee->getNameAsString());
@@ -746,9 +811,10 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     const auto &[value, callText] = hoistedCalls.at(h.call);
     hoisted << "::ldcc::rt::type_t<" << printType(h.call->getType().getUnqualifiedType(), ctx) << "> " << value << "{}; ";
     frame.push_back(FrameEntry{value, compareId("the value of " + h.callee->getNameAsString() + "(...)")});
-    ed.insertBefore(h.statement->getBeginLoc(), siteCode(before) + " " + value + " = " + callText + ";" + resume + " ",
-                    "a call");
+    hoistedBefore[h.statement] += siteCode(before) + " " + value + " = " + callText + ";" + resume + " ";
   }
+  // One insertion per statement: its calls in source order (insertions at one place go before earlier ones).
+  for (const auto &[statement, code] : hoistedBefore) ed.insertBefore(statement->getBeginLoc(), code, "a call");
   unsigned entry = 0, exitSite = 0;
   const auto *body = cast<CompoundStmt>(fn->getBody());
   if (kernel && checked) {

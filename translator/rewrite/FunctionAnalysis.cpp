@@ -336,6 +336,21 @@ public:
     LambdaScan scan;
     scan.TraverseStmt(lambda->getBody());
     if (scan.effect) refuse("a lambda with barriers, atomics or stores to memory", lambda->getBeginLoc());
+    for (const CallExpr *call : callsIn(lambda->getBody())) enclosedCalls.push_back(call);
+    // A generic lambda's dependent calls (`red.reduce(v)` on an `auto&`) resolve in its call
+    // operator's specializations.
+    if (const FunctionTemplateDecl *op = lambda->getCallOperator()->getDescribedFunctionTemplate())
+      for (const FunctionDecl *spec : op->specializations())
+        if (spec->getBody())
+          for (const CallExpr *call : callsIn(spec->getBody())) enclosedCalls.push_back(call);
+    // The variables it names are the function's: a __device__ or file-scope __shared__ one gets the
+    // clone's reference to its copy, which the lambda captures (CloneWriter, captureCloneReferences).
+    struct Names : RecursiveASTVisitor<Names> {
+      bool VisitDeclRefExpr(DeclRefExpr *ref) { return outer->VisitDeclRefExpr(ref); }
+      FunctionAnalyzer *outer;
+    } names;
+    names.outer = this;
+    names.TraverseStmt(lambda->getBody());
     return true;
   }
 
@@ -362,6 +377,7 @@ public:
       if (!method || !method->hasBody()) continue;
       LambdaScan scan;
       scan.TraverseStmt(method->getBody());
+      for (const CallExpr *call : callsIn(method->getBody())) enclosedCalls.push_back(call);
       SharedUse shared;
       shared.TraverseStmt(method->getBody());
       if (scan.effect || shared.found) {
@@ -474,6 +490,9 @@ public:
   }
 
   std::vector<const CallExpr *> calls;  // user callees; sorted out once every function is known
+  // Calls made in its lambdas and in the member functions of its local classes, whose bodies its
+  // clones do not rewrite: one that reaches a function that has a clone refuses it (propagate).
+  std::vector<const CallExpr *> enclosedCalls;
 
   // Integer add, sub, min, max, and, or, xor whose result is discarded end with the same value in any
   // order (as long as one variable sees one kind: warpTurnsReason); anything else (a used result,
@@ -680,6 +699,53 @@ bool declarableThenAssignable(QualType type) {
   return true;
 }
 
+// The variables declared at `loc` in `body` (a template's instantiation of its pattern's variable).
+std::vector<const VarDecl *> varsAt(const Stmt *body, SourceLocation loc) {
+  struct Vars : RecursiveASTVisitor<Vars> {
+    bool VisitVarDecl(VarDecl *v) {
+      if (v->getLocation() == loc) found.push_back(v);
+      return true;
+    }
+    SourceLocation loc;
+    std::vector<const VarDecl *> found;
+  } vars;
+  vars.loc = loc;
+  if (body) vars.TraverseStmt(const_cast<Stmt *>(body));
+  return vars.found;
+}
+
+// Whether a lambda in `body` captures `var` (by name or by a default).
+bool capturedByLambda(const Stmt *body, const VarDecl *var) {
+  struct Lambdas : RecursiveASTVisitor<Lambdas> {
+    bool VisitLambdaExpr(LambdaExpr *lambda) {
+      for (const LambdaCapture &c : lambda->captures())
+        if (c.capturesVariable() && c.getCapturedVar() == var) found = true;
+      return true;
+    }
+    const VarDecl *var;
+    bool found = false;
+  } lambdas;
+  lambdas.var = var;
+  lambdas.TraverseStmt(const_cast<Stmt *>(body));
+  return lambdas.found;
+}
+
+// Whether a reference initialized by `init` binds a temporary (`const float& t = a + b;`, whose
+// lifetime the reference extends): a pointer to it would dangle.
+// Also a part of one (`make(x).a`, `make(x).arr[1]`), an xvalue, and, cautiously, any temporary the
+// initializer makes.
+bool bindsTemporary(const Expr *init) {
+  const Expr *e = init;
+  if (const auto *full = dyn_cast<FullExpr>(e)) e = full->getSubExpr();
+  if (!e->isLValue()) return true;
+  struct Temporaries : RecursiveASTVisitor<Temporaries> {
+    bool VisitMaterializeTemporaryExpr(MaterializeTemporaryExpr *) { return !(found = true); }
+    bool found = false;
+  } temporaries;
+  temporaries.TraverseStmt(const_cast<Expr *>(init));
+  return temporaries.found;
+}
+
 // The right-hand sides assigned to each local variable.
 struct Assignments : RecursiveASTVisitor<Assignments> {
   bool shouldVisitTemplateInstantiations() const { return false; }
@@ -699,6 +765,10 @@ bool onlyRead(ASTContext &ctx, const std::vector<const DeclRefExpr *> &uses) {
     while (true) {
       DynTypedNodeList parents = ctx.getParents(*node);
       const Stmt *p = parents.empty() ? nullptr : parents[0].get<Stmt>();
+      // The initializer of a reference to const (`const float& y = x;`) reads it.
+      if (const auto *bound = parents.empty() ? nullptr : parents[0].get<VarDecl>();
+          bound && bound->getType()->isLValueReferenceType() && bound->getType()->getPointeeType().isConstQualified())
+        break;
       if (!p) return false;
       if (isa<ParenExpr>(p)) {
         node = p;
@@ -901,6 +971,7 @@ void TranslationUnitAnalysis::analyzeFunction(FunctionFacts &facts) {
   FunctionAnalyzer analyzer(ctx_, facts);
   analyzer.TraverseStmt(facts.fn->getBody());
   userCalls_[&facts] = analyzer.calls;
+  enclosedCalls_[&facts] = analyzer.enclosedCalls;
 }
 
 std::vector<const CallExpr *> callsIn(const Stmt *body) {
@@ -972,7 +1043,8 @@ void TranslationUnitAnalysis::findDynamicSharedUses() {
       if (use.conversion && !member) return;
       if (seen.insert(use.expr->getBeginLoc()).second) f.dynamicSharedUses.push_back(use);
     };
-    for (const CallExpr *call : userCalls_[&f]) record(call);
+    for (const auto *calls : {&userCalls_[&f], &enclosedCalls_[&f]})
+      for (const CallExpr *call : *calls) record(call);
     // A template's conversions resolve only in its instantiations (`T* s = SharedMemory<T>();`), whose
     // expressions are spelled where the pattern's are.
     if (const FunctionTemplateDecl *tmpl = f.fn->getDescribedFunctionTemplate())
@@ -980,6 +1052,192 @@ void TranslationUnitAnalysis::findDynamicSharedUses() {
         if (const Stmt *body = instance->getBody())
           for (const CallExpr *call : callsIn(body)) record(call);
   }
+}
+
+// Where a call of a synchronizing helper goes in its caller's clone (propagate): the statement its
+// sites go around, whether its value is hoisted into a temporary, and why it cannot be checked.
+TranslationUnitAnalysis::HelperCallPlacement TranslationUnitAnalysis::placeHelperCall(const FunctionFacts &f, const CallExpr *call,
+                                                                                      const FunctionDecl *callee) const {
+  // A synchronizing helper: `f(args);`, or a local given a value computed from the call
+  // (`T mean = f(args) / n;`, `mean = 2 * f(args);`). Its sites go before and after the
+  // statement, and a re-execution resumes after it: so what the statement does besides the
+  // call may only be that assignment. Where it does more with the value (a store, `out[i] =
+  // f(x);`, a call that may write memory with it, the condition of an `if` or a `switch`), the
+  // call is hoisted (HelperCall::hoisted): the clone gives a temporary its value first, and the
+  // statement, which then runs after the resume point, reads the temporary. Operands beside the
+  // call: no store and no call of a user function (library math and blockDim.x are fine) but of
+  // another synchronizing helper, hoisted too (propagate: every call in such a statement is, in
+  // source order).
+  const auto pureOperand = [&](const Expr *e) {
+    if (e->HasSideEffects(ctx_, false)) return false;
+    for (const CallExpr *c : callsIn(e))
+      if (const FunctionDecl *fd = calleeDecl(c);
+          (!fd || !inSystemHeader(ctx_, fd->getLocation())) && !synchronizes_.count(userCallee(c)))
+        return false;
+    return true;
+  };
+  const auto toLocal = [](const Expr *lhs) {
+    const auto *ref = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts());
+    const auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+    return var && var->isLocalVarDeclOrParm() && !var->getType()->isReferenceType();
+  };
+  const auto inList = [&](const Stmt *s) {
+    DynTypedNodeList up = ctx_.getParents(*s);
+    return !up.empty() && up[0].get<CompoundStmt>();
+  };
+  // Whether evaluating `e` reads memory other than the function's own locals (a hoisted call
+  // runs before it, where C++ evaluates it first: `s[0] << f(s)`).
+  const auto readsMemory = [](const Expr *e) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      bool found = false;
+      bool VisitArraySubscriptExpr(ArraySubscriptExpr *) { return !(found = true); }
+      bool VisitUnaryOperator(UnaryOperator *u) { return !(found = found || u->getOpcode() == UO_Deref); }
+      bool VisitMemberExpr(MemberExpr *m) { return !(found = found || m->isArrow()); }
+      bool VisitCXXThisExpr(CXXThisExpr *) { return !(found = true); }
+      bool VisitDeclRefExpr(DeclRefExpr *r) {
+        const auto *v = dyn_cast<VarDecl>(r->getDecl());
+        return !(found = found || (v && !v->isLocalVarDeclOrParm() && !isBuiltinIndexVariable(v)));
+      }
+    } finder;
+    finder.TraverseStmt(const_cast<Expr *>(e));
+    return finder.found;
+  };
+  // A call that takes the value and may do anything with it (atomicAdd(&sum, f(x)), a store in a
+  // user function) must run again in a re-execution. Library functions of values (sqrtf) and
+  // user functions that write nothing need not.
+  const auto mayWrite = [&](const FunctionDecl *fd) {
+    if (!fd) return true;
+    if (const FunctionDecl *user = definitionOf(fd); user && !inSystemHeader(ctx_, user->getLocation()))
+      return needsClone_.count(user) > 0;
+    for (const ParmVarDecl *param : fd->parameters())
+      if (param->getType()->isPointerType() || param->getType()->isReferenceType()) return true;
+    return fd->getReturnType()->isVoidType();
+  };
+  // The same for a call: in a template, of whichever overload its lookup finds (sqrt(v) of a T).
+  const auto callMayWrite = [&](const CallExpr *c) {
+    if (const FunctionDecl *fd = c->getDirectCallee()) return mayWrite(fd);
+    const auto *lookup = dyn_cast<UnresolvedLookupExpr>(c->getCallee()->IgnoreParenImpCasts());
+    if (!lookup || lookup->getNumDecls() == 0) return true;
+    for (const NamedDecl *d : lookup->decls()) {
+      const NamedDecl *under = d->getUnderlyingDecl();
+      const auto *fd = dyn_cast<FunctionDecl>(under);
+      if (const auto *ft = dyn_cast<FunctionTemplateDecl>(under)) fd = ft->getTemplatedDecl();
+      if (!fd || mayWrite(fd)) return true;
+    }
+    return false;
+  };
+  const auto isBarrier = [&](const Stmt *s) {
+    return std::any_of(f.barriers.begin(), f.barriers.end(), [&](const Barrier &b) { return b.call == s; });
+  };
+  HelperCallPlacement out;
+  out.call = HelperCall{call, nullptr, callee, false};
+  const Stmt *node = call;
+  const Stmt *&statement = out.call.statement;
+  bool &hoisted = out.call.hoisted, &readBefore = out.readBefore;
+  std::string &why = out.why;
+  for (const CallExpr *inner : callsIn(call))
+    if (inner != call && synchronizes_.count(userCallee(inner))) why = "with an argument that calls a function that synchronizes";
+  while (why.empty()) {
+    DynTypedNodeList parents = ctx_.getParents(*node);
+    if (parents.empty()) break;
+    if (const Stmt *p = parents[0].get<Stmt>()) {
+      if (isa<CompoundStmt>(p)) {
+        statement = node;
+        break;
+      }
+      if (isa<ExprWithCleanups>(p) || isa<ImplicitCastExpr>(p) || isa<ParenExpr>(p) ||
+          isa<MaterializeTemporaryExpr>(p) || isa<CXXBindTemporaryExpr>(p)) {
+        node = p;
+        continue;
+      }
+      const auto *bo = dyn_cast<BinaryOperator>(p);
+      const auto *op = dyn_cast<CXXOperatorCallExpr>(p);
+      if ((bo && bo->isAssignmentOp()) || (op && op->isAssignmentOp())) {
+        // C++17 evaluates an assignment's right operand first: a store may follow the call.
+        const Expr *lhs = bo ? bo->getLHS() : op->getArg(0);
+        if (lhs == node) {
+          why = "whose value is assigned to";
+          break;
+        }
+        if (!toLocal(lhs)) {
+          const auto *method = op ? dyn_cast_or_null<CXXMethodDecl>(op->getCalleeDecl()) : nullptr;
+          if (!pureOperand(lhs) || (op && mayWrite(method) && !(method && method->isTrivial()))) {
+            why = "stored by an assignment that does more than store";
+            break;
+          }
+          hoisted = true;
+        }
+        node = p;
+        continue;
+      }
+      if (const auto *is = dyn_cast<IfStmt>(p); is && is->getCond() == node) {
+        if (!is->getInit() && !is->getConditionVariable() && inList(is)) {
+          statement = is;
+          hoisted = true;
+        }
+        break;
+      }
+      if (const auto *ss = dyn_cast<SwitchStmt>(p); ss && ss->getCond() == node) {
+        if (!ss->getInit() && !ss->getConditionVariable() && inList(ss)) {
+          statement = ss;
+          hoisted = true;
+        }
+        break;
+      }
+      const auto *uo = dyn_cast<UnaryOperator>(p);
+      if (isa<AbstractConditionalOperator>(p) || (bo && bo->isLogicalOp()) || isa<LambdaExpr>(p) ||
+          isa<StmtExpr>(p) || (uo && uo->isIncrementDecrementOp())) {
+        why = "made conditionally";
+        break;
+      }
+      if (isa<UnaryExprOrTypeTraitExpr>(p) || isa<CXXNoexceptExpr>(p) || isa<CXXTypeidExpr>(p)) {
+        why = "in an operand that is not evaluated";
+        break;
+      }
+      if (isBarrier(p)) {
+        why = "in the predicate of a barrier";
+        break;
+      }
+      if (isa<ForStmt>(p) || isa<WhileStmt>(p) || isa<DoStmt>(p) || isa<CXXForRangeStmt>(p)) {
+        why = "in the header of a loop";
+        break;
+      }
+      bool othersPure = true;
+      for (const Stmt *child : p->children())
+        if (const auto *e = dyn_cast_or_null<Expr>(child); e && child != node && !pureOperand(e)) othersPure = false;
+      if (!isa<Expr>(p) || !othersPure) {
+        why = isa<Expr>(p) ? "beside a store or a call of another user function in one statement"
+                           : "in a statement other than an expression, a declaration, an if or a switch";
+        break;
+      }
+      // What C++ evaluates before the call: the left operand of << and >>, a subscript's base.
+      if (bo && (bo->getOpcode() == BO_Shl || bo->getOpcode() == BO_Shr) && bo->getRHS()->IgnoreParens() == node)
+        readBefore = readBefore || readsMemory(bo->getLHS());
+      if (const auto *sub = dyn_cast<ArraySubscriptExpr>(p); sub && sub->getIdx()->IgnoreParens() == node)
+        readBefore = readBefore || readsMemory(sub->getBase());
+      if (const auto *c = dyn_cast<CallExpr>(p); c && callMayWrite(c)) hoisted = true;
+      if (const auto *c = dyn_cast<CXXConstructExpr>(p); c && !c->getConstructor()->isTrivial() && mayWrite(c->getConstructor()))
+        hoisted = true;
+      node = p;
+      continue;
+    }
+    if (const Decl *d = parents[0].get<Decl>()) {
+      const auto *var = dyn_cast<VarDecl>(d);
+      DynTypedNodeList up = ctx_.getParents(*d);
+      const auto *ds = up.empty() ? nullptr : up[0].get<DeclStmt>();
+      if (var && ds && ds->isSingleDecl() && inList(ds)) statement = ds;
+    }
+    break;
+  }
+  // The temporary of a hoisted call: a value the clone can declare before it runs, by a name its
+  // scope knows (not a type local to a function).
+  const QualType value = call->getType();
+  const TagDecl *tag = value->getAsTagDecl();
+  const auto *record = value->getAsCXXRecordDecl();
+  out.declarable = call->isPRValue() && !value->isDependentType() && !value->isVoidType() &&
+                          (!tag || (tag->getIdentifier() && !tag->getDeclContext()->isFunctionOrMethod())) &&
+                          (!record || (record->hasTrivialDefaultConstructor() && record->isTriviallyCopyable()));
+  return out;
 }
 
 void TranslationUnitAnalysis::propagate() {
@@ -1044,6 +1302,18 @@ void TranslationUnitAnalysis::propagate() {
       f.refusal = Refusal{"an overloaded operator or conversion that synchronizes or writes memory (" +
                               f.fn->getNameAsString() + ")",
                           f.fn->getLocation()};
+  // A lambda's or a local class's calls reach the original functions (only the uses of the dynamic
+  // shared memory through an accessor are rewritten there): one that needs a clone would act on the
+  // program's memory instead of the unit's copies, and could not synchronize with the others.
+  for (FunctionFacts &f : functions_)
+    for (const CallExpr *call : enclosedCalls_[&f]) {
+      const FunctionDecl *callee = userCallee(call);
+      if (f.refusal.refused() || !callee || !needsClone_.count(callee)) continue;
+      f.refusal = Refusal{"a lambda or a member function of a local class that calls " + callee->getNameAsString() +
+                              ", which synchronizes or writes memory",
+                          call->getBeginLoc()};
+    }
+  enclosedCalls_.clear();
   for (FunctionFacts &f : functions_) {
     for (const CallExpr *call : instantiationCalls[&f]) {
       const FunctionDecl *callee = userCallee(call);
@@ -1054,6 +1324,7 @@ void TranslationUnitAnalysis::propagate() {
     }
   }
   for (FunctionFacts &f : functions_) {
+    std::vector<HelperCallPlacement> placements;
     for (const CallExpr *call : userCalls_[&f]) {
       const FunctionDecl *callee = userCallee(call);
       if (!callee || !needsClone_.count(callee)) continue;
@@ -1067,183 +1338,36 @@ void TranslationUnitAnalysis::propagate() {
         f.clonedCalls.push_back(call);
         continue;
       }
-      // A synchronizing helper: `f(args);`, or a local given a value computed from the call
-      // (`T mean = f(args) / n;`, `mean = 2 * f(args);`). Its sites go before and after the
-      // statement, and a re-execution resumes after it: so what the statement does besides the
-      // call may only be that assignment. Where it does more with the value (a store, `out[i] =
-      // f(x);`, a call that may write memory with it, the condition of an `if` or a `switch`), the
-      // call is hoisted (HelperCall::hoisted): the clone gives a temporary its value first, and the
-      // statement, which then runs after the resume point, reads the temporary. Operands beside the
-      // call: no store and no call of a user function (library math and blockDim.x are fine).
-      const auto pureOperand = [&](const Expr *e) {
-        if (e->HasSideEffects(ctx_, false)) return false;
-        for (const CallExpr *c : callsIn(e))
-          if (const FunctionDecl *fd = calleeDecl(c); !fd || !inSystemHeader(ctx_, fd->getLocation())) return false;
-        return true;
-      };
-      const auto toLocal = [](const Expr *lhs) {
-        const auto *ref = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts());
-        const auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
-        return var && var->isLocalVarDeclOrParm() && !var->getType()->isReferenceType();
-      };
-      const auto inList = [&](const Stmt *s) {
-        DynTypedNodeList up = ctx_.getParents(*s);
-        return !up.empty() && up[0].get<CompoundStmt>();
-      };
-      // Whether evaluating `e` reads memory other than the function's own locals (a hoisted call
-      // runs before it, where C++ evaluates it first: `s[0] << f(s)`).
-      const auto readsMemory = [](const Expr *e) {
-        struct Finder : RecursiveASTVisitor<Finder> {
-          bool found = false;
-          bool VisitArraySubscriptExpr(ArraySubscriptExpr *) { return !(found = true); }
-          bool VisitUnaryOperator(UnaryOperator *u) { return !(found = found || u->getOpcode() == UO_Deref); }
-          bool VisitMemberExpr(MemberExpr *m) { return !(found = found || m->isArrow()); }
-          bool VisitCXXThisExpr(CXXThisExpr *) { return !(found = true); }
-          bool VisitDeclRefExpr(DeclRefExpr *r) {
-            const auto *v = dyn_cast<VarDecl>(r->getDecl());
-            return !(found = found || (v && !v->isLocalVarDeclOrParm() && !isBuiltinIndexVariable(v)));
-          }
-        } finder;
-        finder.TraverseStmt(const_cast<Expr *>(e));
-        return finder.found;
-      };
-      // A call that takes the value and may do anything with it (atomicAdd(&sum, f(x)), a store in a
-      // user function) must run again in a re-execution. Library functions of values (sqrtf) and
-      // user functions that write nothing need not.
-      const auto mayWrite = [&](const FunctionDecl *fd) {
-        if (!fd) return true;
-        if (const FunctionDecl *user = definitionOf(fd); user && !inSystemHeader(ctx_, user->getLocation()))
-          return needsClone_.count(user) > 0;
-        for (const ParmVarDecl *param : fd->parameters())
-          if (param->getType()->isPointerType() || param->getType()->isReferenceType()) return true;
-        return fd->getReturnType()->isVoidType();
-      };
-      // The same for a call: in a template, of whichever overload its lookup finds (sqrt(v) of a T).
-      const auto callMayWrite = [&](const CallExpr *c) {
-        if (const FunctionDecl *fd = c->getDirectCallee()) return mayWrite(fd);
-        const auto *lookup = dyn_cast<UnresolvedLookupExpr>(c->getCallee()->IgnoreParenImpCasts());
-        if (!lookup || lookup->getNumDecls() == 0) return true;
-        for (const NamedDecl *d : lookup->decls()) {
-          const NamedDecl *under = d->getUnderlyingDecl();
-          const auto *fd = dyn_cast<FunctionDecl>(under);
-          if (const auto *ft = dyn_cast<FunctionTemplateDecl>(under)) fd = ft->getTemplatedDecl();
-          if (!fd || mayWrite(fd)) return true;
-        }
-        return false;
-      };
-      const auto isBarrier = [&](const Stmt *s) {
-        return std::any_of(f.barriers.begin(), f.barriers.end(), [&](const Barrier &b) { return b.call == s; });
-      };
-      const Stmt *node = call;
-      const Stmt *statement = nullptr;
-      bool hoisted = false, readBefore = false;
-      std::string why;
-      for (const CallExpr *inner : callsIn(call))
-        if (inner != call && synchronizes_.count(userCallee(inner))) why = "with an argument that calls a function that synchronizes";
-      while (why.empty()) {
-        DynTypedNodeList parents = ctx_.getParents(*node);
-        if (parents.empty()) break;
-        if (const Stmt *p = parents[0].get<Stmt>()) {
-          if (isa<CompoundStmt>(p)) {
-            statement = node;
-            break;
-          }
-          if (isa<ExprWithCleanups>(p) || isa<ImplicitCastExpr>(p) || isa<ParenExpr>(p) ||
-              isa<MaterializeTemporaryExpr>(p) || isa<CXXBindTemporaryExpr>(p)) {
-            node = p;
-            continue;
-          }
-          const auto *bo = dyn_cast<BinaryOperator>(p);
-          const auto *op = dyn_cast<CXXOperatorCallExpr>(p);
-          if ((bo && bo->isAssignmentOp()) || (op && op->isAssignmentOp())) {
-            // C++17 evaluates an assignment's right operand first: a store may follow the call.
-            const Expr *lhs = bo ? bo->getLHS() : op->getArg(0);
-            if (lhs == node) {
-              why = "whose value is assigned to";
-              break;
-            }
-            if (!toLocal(lhs)) {
-              const auto *method = op ? dyn_cast_or_null<CXXMethodDecl>(op->getCalleeDecl()) : nullptr;
-              if (!pureOperand(lhs) || (op && mayWrite(method) && !(method && method->isTrivial()))) {
-                why = "stored by an assignment that does more than store";
-                break;
-              }
-              hoisted = true;
-            }
-            node = p;
-            continue;
-          }
-          if (const auto *is = dyn_cast<IfStmt>(p); is && is->getCond() == node) {
-            if (!is->getInit() && !is->getConditionVariable() && inList(is)) {
-              statement = is;
-              hoisted = true;
-            }
-            break;
-          }
-          if (const auto *ss = dyn_cast<SwitchStmt>(p); ss && ss->getCond() == node) {
-            if (!ss->getInit() && !ss->getConditionVariable() && inList(ss)) {
-              statement = ss;
-              hoisted = true;
-            }
-            break;
-          }
-          const auto *uo = dyn_cast<UnaryOperator>(p);
-          if (isa<AbstractConditionalOperator>(p) || (bo && bo->isLogicalOp()) || isa<LambdaExpr>(p) ||
-              isa<StmtExpr>(p) || (uo && uo->isIncrementDecrementOp())) {
-            why = "made conditionally";
-            break;
-          }
-          if (isa<UnaryExprOrTypeTraitExpr>(p) || isa<CXXNoexceptExpr>(p) || isa<CXXTypeidExpr>(p)) {
-            why = "in an operand that is not evaluated";
-            break;
-          }
-          if (isBarrier(p)) {
-            why = "in the predicate of a barrier";
-            break;
-          }
-          if (isa<ForStmt>(p) || isa<WhileStmt>(p) || isa<DoStmt>(p) || isa<CXXForRangeStmt>(p)) {
-            why = "in the header of a loop";
-            break;
-          }
-          bool othersPure = true;
-          for (const Stmt *child : p->children())
-            if (const auto *e = dyn_cast_or_null<Expr>(child); e && child != node && !pureOperand(e)) othersPure = false;
-          if (!isa<Expr>(p) || !othersPure) {
-            why = isa<Expr>(p) ? "beside a store or a call of another user function in one statement"
-                               : "in a statement other than an expression, a declaration, an if or a switch";
-            break;
-          }
-          // What C++ evaluates before the call: the left operand of << and >>, a subscript's base.
-          if (bo && (bo->getOpcode() == BO_Shl || bo->getOpcode() == BO_Shr) && bo->getRHS()->IgnoreParens() == node)
-            readBefore = readBefore || readsMemory(bo->getLHS());
-          if (const auto *sub = dyn_cast<ArraySubscriptExpr>(p); sub && sub->getIdx()->IgnoreParens() == node)
-            readBefore = readBefore || readsMemory(sub->getBase());
-          if (const auto *c = dyn_cast<CallExpr>(p); c && callMayWrite(c)) hoisted = true;
-          if (const auto *c = dyn_cast<CXXConstructExpr>(p); c && !c->getConstructor()->isTrivial() && mayWrite(c->getConstructor()))
-            hoisted = true;
-          node = p;
-          continue;
-        }
-        if (const Decl *d = parents[0].get<Decl>()) {
-          const auto *var = dyn_cast<VarDecl>(d);
-          DynTypedNodeList up = ctx_.getParents(*d);
-          const auto *ds = up.empty() ? nullptr : up[0].get<DeclStmt>();
-          if (var && ds && ds->isSingleDecl() && inList(ds)) statement = ds;
-        }
-        break;
-      }
-      // The temporary of a hoisted call: a value the clone can declare before it runs, by a name its
-      // scope knows (not a type local to a function).
-      const QualType value = call->getType();
-      const TagDecl *tag = value->getAsTagDecl();
-      const auto *record = value->getAsCXXRecordDecl();
-      const bool declarable = call->isPRValue() && !value->isDependentType() && !value->isVoidType() &&
-                              (!tag || (tag->getIdentifier() && !tag->getDeclContext()->isFunctionOrMethod())) &&
-                              (!record || (record->hasTrivialDefaultConstructor() && record->isTriviallyCopyable()));
-      if (why.empty() && statement && hoisted && !declarable)
+      placements.push_back(placeHelperCall(f, call, callee));
+    }
+    // Several calls in one statement (`blockSum(x) + blockSum(y)`) are each hoisted, in source order.
+    std::stable_sort(placements.begin(), placements.end(), [&](const HelperCallPlacement &a, const HelperCallPlacement &b) {
+      return ctx_.getSourceManager().isBeforeInTranslationUnit(a.call.call->getBeginLoc(), b.call.call->getBeginLoc());
+    });
+    std::map<const Stmt *, unsigned> callsInStatement;
+    std::map<SourceLocation, unsigned> callsSpelledAt;  // a macro that expands its argument twice: SQ(f(x))
+    for (const HelperCallPlacement &p : placements) {
+      if (p.why.empty() && p.call.statement) ++callsInStatement[p.call.statement];
+      ++callsSpelledAt[ctx_.getSourceManager().getSpellingLoc(p.call.call->getBeginLoc())];
+    }
+    for (HelperCallPlacement &p : placements) {
+      const CallExpr *call = p.call.call;
+      const Stmt *statement = p.call.statement;
+      if (statement && callsInStatement[statement] > 1) p.call.hoisted = true;
+      std::string why = p.why;
+      if (why.empty() && callsSpelledAt[ctx_.getSourceManager().getSpellingLoc(call->getBeginLoc())] > 1)
+        why = "spelled once in a macro that expands to several such calls";
+      // A declaration turned into a braced or constructor initialization of a temporary (a local that
+      // lives across a barrier) is rewritten from its text, which the hoisted call's edit overlaps.
+      if (const auto *ds = dyn_cast_or_null<DeclStmt>(statement); why.empty() && ds && p.call.hoisted)
+        for (const Decl *d : ds->decls())
+          if (const auto *v = dyn_cast<VarDecl>(d);
+              v && v->hasInit() && (v->getInitStyle() != VarDecl::CInit || isa<InitListExpr>(v->getInit()->IgnoreImplicit())))
+            why = "inside a braced or constructor initializer";
+      if (why.empty() && statement && p.call.hoisted && !p.declarable)
         why = "inside a larger statement, with a value it cannot keep in a temporary (a reference, a type local to a "
               "function or depending on a template parameter)";
-      if (why.empty() && statement && hoisted && readBefore)
+      if (why.empty() && statement && p.call.hoisted && p.readBefore)
         why = "after an operand that C++ evaluates first and that reads memory (`s[0] << f(s)`)";
       bool sideEffects = false;
       for (const Expr *arg : call->arguments()) sideEffects |= arg->HasSideEffects(ctx_, false);
@@ -1251,13 +1375,35 @@ void TranslationUnitAnalysis::propagate() {
       if (why.empty() && !statement) why = "in a statement other than an expression, a declaration, an if or a switch";
       if (!why.empty()) {
         if (!f.refusal.refused())
-          f.refusal = Refusal{"a call of " + callee->getNameAsString() + " (which synchronizes) " + why, call->getBeginLoc()};
+          f.refusal = Refusal{"a call of " + p.call.callee->getNameAsString() + " (which synchronizes) " + why,
+                              call->getBeginLoc()};
         continue;
       }
-      f.helperCalls.push_back(HelperCall{call, statement, callee, hoisted});
+      f.helperCalls.push_back(p.call);
     }
   }
   userCalls_.clear();
+}
+
+bool TranslationUnitAnalysis::lambdaBecomesFunctionPointer(const LambdaExpr *lambda) const {
+  const SourceManager &sm = ctx_.getSourceManager();
+  if (!convertedLambdas_) {
+    struct Conversions : RecursiveASTVisitor<Conversions> {
+      bool shouldVisitTemplateInstantiations() const { return true; }
+      bool VisitMemberExpr(MemberExpr *member) {
+        const auto *conversion = dyn_cast<CXXConversionDecl>(member->getMemberDecl());
+        if (conversion && conversion->getParent()->isLambda())
+          offsets.insert(sm->getFileOffset(sm->getExpansionLoc(conversion->getParent()->getLocation())));
+        return true;
+      }
+      const SourceManager *sm;
+      std::set<unsigned> offsets;
+    } conversions;
+    conversions.sm = &sm;
+    conversions.TraverseDecl(ctx_.getTranslationUnitDecl());
+    convertedLambdas_ = std::move(conversions.offsets);
+  }
+  return convertedLambdas_->count(sm.getFileOffset(sm.getExpansionLoc(lambda->getLambdaClass()->getLocation()))) > 0;
 }
 
 // How each binding of a structured binding names its part of the hidden variable (LocalPlan::parts);
@@ -1266,8 +1412,7 @@ std::string TranslationUnitAnalysis::planBindings(const DecompositionDecl &decom
   if (decomposition.getType()->isReferenceType()) {
     // The hoisted pointer would outlive a temporary the reference extends.
     const Expr *init = decomposition.getInit();
-    if (!init || isa<MaterializeTemporaryExpr>(init->IgnoreImplicit()) || !init->isGLValue())
-      return "binds a reference to a temporary";
+    if (!init || bindsTemporary(init)) return "binds a reference to a temporary";
     plan.bindsReference = true;
   }
   const size_t count = decomposition.bindings().size();
@@ -1309,8 +1454,20 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
   for (const ParmVarDecl *p : facts.fn->parameters()) {
     // A reference parameter names memory that may change before a declaration runs (a helper's
     // `const float& x` bound to shared memory another warp stores to before the barrier).
-    if (!onlyRead(ctx_, uses[p])) facts.modifiedParams.push_back(p);
-    else if (!p->getType()->isReferenceType()) invariantOk.insert(p);
+    if (!onlyRead(ctx_, uses[p])) {
+      // What a reference parameter names (memory, or a caller's local) a re-execution of this function's
+      // regions cannot restore: the function's frame cannot hold it.
+      if (p->getType()->isReferenceType() && (!facts.barriers.empty() || !facts.helperCalls.empty())) {
+        if (!facts.refusal.refused())
+          facts.refusal = Refusal{"the reference parameter '" + p->getNameAsString() +
+                                      "' of a function that synchronizes is written or bound to a reference that is not const",
+                                  p->getLocation()};
+        continue;
+      }
+      facts.modifiedParams.push_back(p);
+    } else if (!p->getType()->isReferenceType()) {
+      invariantOk.insert(p);
+    }
   }
 
   // Locals whose scope contains a resume point after their declaration, in source order.
@@ -1361,8 +1518,38 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
         continue;
       }
     }
+    // A reference local (`float& r = s[i];`, `const Params& p = all[b];`) is hoisted as a pointer to
+    // what it names, each use reading through it; it is never rebound, whatever is stored through it.
+    const bool reference = !decomposition && var->getType()->isReferenceType();
+    if (reference) {
+      const Expr *init = var->getInit();
+      // In a template, what the initializer binds shows in each instantiation (`const float& v = *in;`
+      // binds a converted temporary where in is an int*).
+      bool temporary = init && bindsTemporary(init);
+      if (const FunctionTemplateDecl *tmpl = facts.fn->getDescribedFunctionTemplate(); tmpl && init && !temporary)
+        for (const FunctionDecl *instance : tmpl->specializations())
+          for (const VarDecl *same : varsAt(instance->getBody(), var->getLocation()))
+            temporary = temporary || !same->getInit() || bindsTemporary(same->getInit());
+      bool callsSync = false;
+      for (const CallExpr *call : init ? callsIn(init) : std::vector<const CallExpr *>{})
+        callsSync = callsSync || synchronizes_.count(userCallee(call));
+      const char *why = !init || var->getInitStyle() != VarDecl::CInit ? "is not initialized by `= value`"
+                        : var->getType()->isRValueReferenceType() ? "is an rvalue reference"
+                        : temporary                               ? "binds a temporary or a part of one"
+                        : var->getType()->getPointeeType()->isFunctionType() ? "names a function"
+                        : callsSync                                           ? "calls a function that synchronizes"
+                        : capturedByLambda(facts.fn->getBody(), var)          ? "is captured by a lambda"
+                                                                              : nullptr;
+      if (why) {
+        if (!facts.refusal.refused())
+          facts.refusal = Refusal{"the reference '" + localName(var) + "' lives across a barrier and " + why,
+                                  var->getLocation()};
+        continue;
+      }
+      plan.bindsReference = true;
+    }
     const DeclStmt *ds = declStmtOf(ctx_, var);
-    const bool immutable = var->getType().isConstQualified() || onlyRead(ctx_, uses[var]);
+    const bool immutable = reference || var->getType().isConstQualified() || onlyRead(ctx_, uses[var]);
     // A structured binding is always hoisted: its bindings are rewritten to parts of one variable.
     bool invariant = !decomposition && var->hasInit() && ds && ds->isSingleDecl() && !isa<ForStmt>(scope);
     if (invariant) {
@@ -1377,8 +1564,9 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
     } else {
       plan.kind = LocalKind::Hoisted;
       QualType t = var->getType();
-      if (decomposition) {
-        // The hidden variable is the clone's own: it may drop const, and a reference becomes a pointer.
+      if (decomposition || reference) {
+        // The hidden variable or the reference is the clone's own: it may drop const, and a reference
+        // becomes a pointer.
         t = plan.bindsReference ? ctx_.getPointerType(t.getNonReferenceType()) : t;
         t.removeLocalConst();
       }
@@ -1388,11 +1576,11 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
       // A const local of a template's type parameter (`const T total = ...`) is hoisted as T: its
       // instantiations are scalars as a rule, and one that cannot be assigned does not compile.
       if (t->isReferenceType() || dependentAuto || localClass || (canonical->isArrayType() && canonical.isConstQualified()) ||
-          (t.isConstQualified() && !t->isScalarType() && !t->isDependentType())) {
+          (t.isConstQualified() && !t->isScalarType() && !t->isDependentType() && !canonical->isRecordType())) {
         if (!facts.refusal.refused())
           facts.refusal = Refusal{"the local '" + localName(var) +
-                                      "' lives across a barrier and cannot be moved to function scope (reference, "
-                                      "const aggregate, dependent auto or local type)",
+                                      "' lives across a barrier and cannot be moved to function scope (a const array, "
+                                      "dependent auto or a local type)",
                                   var->getLocation()};
         continue;
       }
@@ -1404,7 +1592,10 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
                                   var->getLocation()};
         continue;
       }
+      plan.asConst = t.isConstQualified() && canonical->isRecordType();
       t.removeLocalConst();
+      // A const an alias carries (`using CP = const Pair; CP q = ...;`): the type as it is, without it.
+      if (t.isConstQualified() && !t->isDependentType()) t = canonical.getUnqualifiedType();
       plan.type = withRenamedLocals(printType(t, ctx_), var, facts.locals);
     }
     facts.locals.push_back(plan);

@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -63,6 +64,8 @@ struct LocalPlan {
   // binding is rewritten to its part of it, `@` standing for the hidden variable: "(@.a)", "(@[1])",
   // "::ldcc::rt::binding<1, 2>(@)" (tuple-like).
   bool bindsReference = false;
+  // A const local of class type, hoisted without its const: its uses read `::ldcc::rt::as_const(newName)`.
+  bool asConst = false;
   std::map<const clang::BindingDecl *, std::string> parts;
 };
 
@@ -147,6 +150,9 @@ public:
   std::vector<const clang::VarDecl *> dynamicSharedOf(const clang::FunctionDecl *kernel) const;
   // Every __device__ variable a kernel's clone or the cloned helpers it reaches use, each once.
   std::vector<const clang::VarDecl *> deviceVarsReachedFrom(const clang::FunctionDecl *kernel) const;
+  // Whether a lambda's closure type becomes a function pointer anywhere in the translation unit
+  // (`float (*f)(int) = at;`, `+[] {...}`, inside a template it is passed to): with captures it could not.
+  bool lambdaBecomesFunctionPointer(const clang::LambdaExpr *lambda) const;
   // Records a refusal found by a later analysis (the first one stays).
   void refuse(const clang::FunctionDecl *fn, const Refusal &why);
 
@@ -155,6 +161,14 @@ private:
   void planLocals(FunctionFacts &facts);
   std::string planBindings(const clang::DecompositionDecl &decomposition, LocalPlan &plan) const;
   void propagate();
+  struct HelperCallPlacement {
+    HelperCall call;
+    bool declarable = false;  // its value can be kept in a temporary of the frame
+    bool readBefore = false;  // an operand C++ evaluates before it reads memory (`s[0] << f(s)`)
+    std::string why;          // why it cannot be checked where it is, or ""
+  };
+  HelperCallPlacement placeHelperCall(const FunctionFacts &f, const clang::CallExpr *call,
+                                      const clang::FunctionDecl *callee) const;
   void findDynamicSharedUses();
   // Calls `visit` on the kernel and every user function its clone reaches through clones, once each.
   void forEachReached(const clang::FunctionDecl *kernel, const std::function<void(const FunctionFacts &)> &visit) const;
@@ -164,6 +178,9 @@ private:
   std::set<const clang::FunctionDecl *> needsClone_, synchronizes_;
   std::map<const clang::FunctionDecl *, const clang::Expr *> untracedStore_;  // the first one it reaches
   std::map<const FunctionFacts *, std::vector<const clang::CallExpr *>> userCalls_;  // until propagate()
+  mutable std::optional<std::set<unsigned>> convertedLambdas_;  // file offsets of those lambdas, once asked
+  // Calls in lambdas and local classes' member functions (FunctionAnalyzer::enclosedCalls), until propagate().
+  std::map<const FunctionFacts *, std::vector<const clang::CallExpr *>> enclosedCalls_;
 };
 
 // Helpers shared by the analysis and the rewriting.

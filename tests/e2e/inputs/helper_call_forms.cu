@@ -1,10 +1,10 @@
 // Calls of a helper that synchronizes inside larger statements, once refused as "not a statement of
 // its own". moments: in the value of a local, `T mean = blockSum(v) / n;`, `spread = blockSum(d * d) /
 // n;`, `T y = 2 * blockSum(v) + spread;`, three statements in a row (the helper's sites go around the
-// whole statement). uses: a statement that does more with the value, its call hoisted into a temporary
-// (CloneWriter): a store, `out[i] = blockSum(x);`, an `if` and a `switch` on it, a user function that
-// stores it, an atomicAdd of it. Race-free: the checked output must equal native's in check and
-// deterministic mode.
+// whole statement), then a store of two calls' values (both hoisted, in source order). uses: a
+// statement that does more with the value, its call hoisted into a temporary (CloneWriter): a store,
+// `out[i] = blockSum(x);`, an `if` and a `switch` on it, a user function that stores it, an atomicAdd
+// of it. Race-free: the checked output must equal native's in check and deterministic mode.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -26,7 +26,7 @@ __global__ void moments(const float* in, float* out, int n) {
   float spread;
   spread = blockSum((x - mean) * (x - mean)) / float(blockDim.x);
   const float y = 2.0f * blockSum(x * mean) + spread;
-  out[i] = y;
+  out[i] = y + 0.5f * (blockSum(x) - blockSum(y));
   if (threadIdx.x == 0) out[n + blockIdx.x] = mean;
 }
 

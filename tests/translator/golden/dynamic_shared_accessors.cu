@@ -4,7 +4,7 @@
 // a launch is laid out at one place: they are one memory), and the clones put their reference to the
 // array's copy where the program calls the accessor: `::ldcc::rt::DynamicShared{...}` for a
 // conversion (it converts to whichever pointer is asked for, in the template's pattern too), a cast
-// to the call's own type for a call whose type the pattern knows.
+// to the call's own type for a call (in a template, `decltype` of the call).
 
 template <class T> struct SharedMemory {
   __device__ inline operator T *() {
@@ -115,3 +115,15 @@ void run(const float *in, float *out) {
 // CHECK: ::ldcc::rt::launch(::ldcc_desc_0, reduce<float>, reduce__ldcc_checked<float>,
 // CHECK: ::ldcc::rt::launch(::ldcc_desc_1, mixed, mixed__ldcc_checked,
 // CHECK: ::ldcc::rt::launch(::ldcc_desc_2, reverse, reverse__ldcc_checked,
+
+// indexed: an accessor's call in a template indexed at once; the cast names the call's type by decltype
+// of the call (a DynamicShared value has no []).
+template <class T> __global__ void indexed(T *out) {
+  T *d = dynamicShared<T>();
+  d[threadIdx.x] = T(threadIdx.x);
+  __syncthreads();
+  out[threadIdx.x] = dynamicShared<T>()[(threadIdx.x + 1) % blockDim.x];
+}
+template __global__ void indexed<float>(float *);
+// CHECK-LABEL: indexed__ldcc_checked(
+// CHECK: = reinterpret_cast<decltype(dynamicShared<T>())>(reinterpret_cast<unsigned char*>(ldcc_extern_shared_{{[0-9]+}}))[(threadIdx.x + 1) % blockDim.x];

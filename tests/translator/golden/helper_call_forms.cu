@@ -3,9 +3,11 @@
 // after it. A statement that does more with the value (a store, `out[i] = f(x);`; the condition of an
 // `if` or a `switch`; a call that takes it, `atomicAdd(&sum, f(x))`) has the call hoisted: a temporary
 // of the frame gets its value between the two sites, and the statement, after the second, reads it.
-// Refused: a call made conditionally (`c ? f(x) : 0`), two calls in one statement (the other one is a
-// call of a user function beside it), a call in another's arguments, and a hoisted call after an
-// operand C++ evaluates first that reads memory (`s[0] << f(s)`: hoisting would read s[0] after it).
+// Several calls in one statement (`f(x) + f(2 * x)`) are each hoisted, in source order.
+// Refused: a call made conditionally (`c ? f(x) : 0`), a call in another's arguments, a hoisted
+// call after an operand C++ evaluates first that reads memory (`s[0] << f(s)`: hoisting would read
+// s[0] after it), one in the argument of a macro that expands it twice (`SQ(f(x))`: one spelling, two
+// calls), and one hoisted out of a braced initializer (`float p[2] = {f(x), f(y)};`).
 
 __device__ float blockSum(float v) {
   __shared__ float partial[32];
@@ -49,6 +51,7 @@ __global__ void twoInOne(const float *in, float *out) {
   const float x = in[threadIdx.x];
   const float y = blockSum(x) + blockSum(2 * x);
   out[threadIdx.x] = y;
+  if (blockSum(y) > blockSum(-y)) out[threadIdx.x] = 0.0f;
 }
 
 __global__ void nested(const float *in, float *out) {
@@ -68,6 +71,18 @@ __global__ void shifted(int *out) {
   out[threadIdx.x] = s[0] << bump(s);
 }
 
+#define SQ(a) ((a) * (a))
+__global__ void squared(const float *in, float *out) {
+  out[threadIdx.x] = SQ(blockSum(in[threadIdx.x]));
+}
+
+__global__ void bracedPair(const float *in, float *out) {
+  const float x = in[threadIdx.x];
+  float pair[2] = {blockSum(x), blockSum(2 * x)};
+  __syncthreads();
+  out[threadIdx.x] = pair[0] + pair[1];
+}
+
 void run(const float *in, float *out, int n) {
   centered<<<4, 64>>>(in, out, n);
   stored<<<1, 64>>>(in, out);
@@ -77,6 +92,8 @@ void run(const float *in, float *out, int n) {
   twoInOne<<<1, 64>>>(in, out);
   nested<<<1, 64>>>(in, out);
   shifted<<<1, 64>>>((int *)out);
+  squared<<<1, 64>>>(in, out);
+  bracedPair<<<1, 64>>>(in, out);
 }
 
 // CHECK-LABEL: centered__ldcc_checked(
@@ -92,8 +109,14 @@ void run(const float *in, float *out, int n) {
 // CHECK-LABEL: passedOn__ldcc_checked(
 // CHECK: ldcc_resume_{{[0-9]+}}:; } ldcc_call_0 = blockSum__ldcc_checked(ldcc_t, (ldcc_loaded |= 1u, in)[threadIdx.x]); ldcc_t.open = [[PA:[0-9]+]]u; ldcc_save(ldcc_ck); ldcc_resume_[[PA]]:; {{.*}}atomicAdd{{.*}}ldcc_call_0
 
-// WARN: helper_call_forms.cu:45: warning: ldcc: kernel 'conditional' runs unchecked: a call of blockSum (which synchronizes) made conditionally
-// WARN-NEXT: helper_call_forms.cu:50: warning: ldcc: kernel 'twoInOne' runs unchecked: a call of blockSum (which synchronizes) beside a store or a call of another user function in one statement
-// WARN-NEXT: helper_call_forms.cu:55: warning: ldcc: kernel 'nested' runs unchecked: a call of blockSum (which synchronizes) with an argument that calls a function that synchronizes
-// WARN-NEXT: helper_call_forms.cu:68: warning: ldcc: kernel 'shifted' runs unchecked: a call of bump (which synchronizes) after an operand that C++ evaluates first and that reads memory (`s[0] << f(s)`)
+// CHECK-LABEL: twoInOne__ldcc_checked(
+// CHECK: ::ldcc::rt::type_t<float> ldcc_call_0{}; ::ldcc::rt::type_t<float> ldcc_call_1{}; ::ldcc::rt::type_t<float> ldcc_call_2{}; ::ldcc::rt::type_t<float> ldcc_call_3{};
+// CHECK: ldcc_resume_{{[0-9]+}}:; } ldcc_call_0 = blockSum__ldcc_checked(ldcc_t, x__ldcc{{[0-9]+}}); ldcc_t.open = [[T0:[0-9]+]]u; ldcc_save(ldcc_ck); ldcc_resume_[[T0]]:; { if (ldcc_site([[T1:[0-9]+]]u)) goto ldcc_dispatch; ldcc_resume_[[T1]]:; } ldcc_call_1 = blockSum__ldcc_checked(ldcc_t, 2 * x__ldcc{{[0-9]+}}); ldcc_t.open = [[T2:[0-9]+]]u; ldcc_save(ldcc_ck); ldcc_resume_[[T2]]:; {{.*}} = ldcc_call_0 + ldcc_call_1;
+// CHECK: ldcc_call_2 = blockSum__ldcc_checked(ldcc_t, y{{[_a-z0-9]*}}); {{.*}} ldcc_call_3 = blockSum__ldcc_checked(ldcc_t, -y{{[_a-z0-9]*}}); {{.*}} if (ldcc_call_2 > ldcc_call_3)
+
+// WARN: helper_call_forms.cu:47: warning: ldcc: kernel 'conditional' runs unchecked: a call of blockSum (which synchronizes) made conditionally
+// WARN-NEXT: helper_call_forms.cu:58: warning: ldcc: kernel 'nested' runs unchecked: a call of blockSum (which synchronizes) with an argument that calls a function that synchronizes
+// WARN-NEXT: helper_call_forms.cu:71: warning: ldcc: kernel 'shifted' runs unchecked: a call of bump (which synchronizes) after an operand that C++ evaluates first and that reads memory (`s[0] << f(s)`)
+// WARN-NEXT: helper_call_forms.cu:76: warning: ldcc: kernel 'squared' runs unchecked: a call of blockSum (which synchronizes) spelled once in a macro that expands to several such calls
+// WARN-NEXT: helper_call_forms.cu:81: warning: ldcc: kernel 'bracedPair' runs unchecked: a call of blockSum (which synchronizes) inside a braced or constructor initializer
 // WARN-NOT: warning

@@ -327,6 +327,13 @@ struct ThreadState {
 template <typename T>
 using type_t = T;
 
+// A hoisted const local of class type, declared without its const (it is assigned where it was
+// declared), read as const where the program reads it: calls resolve to the same overloads.
+template <typename T>
+__device__ __forceinline__ const T& as_const(T& v) {
+  return v;
+}
+
 // The K-th of the references `first, rest...`.
 template <size_t K, typename First, typename... Rest>
 __device__ __forceinline__ decltype(auto) kth_of(First& first, Rest&... rest) {

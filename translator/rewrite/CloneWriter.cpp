@@ -466,13 +466,11 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     for (const DeclRefExpr *ref : uses[p.var]) {
       if (replacedByUse(ref->getLocation())) continue;
       const auto *binding = dyn_cast<BindingDecl>(ref->getDecl());
-      std::string text = p.kind == LocalKind::Moved || binding ? p.newName
-                         : p.bindsReference                    ? "(*" + p.newName + ")"
-                         : p.asConst                           ? "::ldcc::rt::as_const(" + p.newName + ")"
-                                                               : p.newName;
+      const std::string value = p.bindsReference ? "(*" + p.newName + ")" : p.newName;
+      std::string text = p.asConst ? "::ldcc::rt::as_const(" + value + ")" : value;
       if (binding) {
         text = p.parts.at(binding);
-        text.replace(text.find('@'), 1, p.bindsReference ? "(*" + p.newName + ")" : p.newName);
+        text.replace(text.find('@'), 1, value);
       }
       ed.replaceToken(ref->getLocation(), text, "a local variable");
     }

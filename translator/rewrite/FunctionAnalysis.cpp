@@ -1546,7 +1546,6 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
                                   var->getLocation()};
         continue;
       }
-      plan.bindsReference = true;
     }
     const DeclStmt *ds = declStmtOf(ctx_, var);
     const bool immutable = reference || var->getType().isConstQualified() || onlyRead(ctx_, uses[var]);
@@ -1564,6 +1563,8 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
     } else {
       plan.kind = LocalKind::Hoisted;
       QualType t = var->getType();
+      // A reference moved whole stays one; hoisted, it becomes a pointer.
+      if (reference) plan.bindsReference = true;
       if (decomposition || reference) {
         // The hidden variable or the reference is the clone's own: it may drop const, and a reference
         // becomes a pointer.

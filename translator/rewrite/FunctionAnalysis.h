@@ -62,7 +62,8 @@ struct LocalPlan {
   // A structured binding (`auto [a, b] = e;`, the var a DecompositionDecl): the hidden variable is
   // hoisted as newName, a pointer to what it names where it is a reference (bindsReference), and each
   // binding is rewritten to its part of it, `@` standing for the hidden variable: "(@.a)", "(@[1])",
-  // "::ldcc::rt::binding<1, 2>(@)" (tuple-like).
+  // "::ldcc::rt::binding<1, 2>(@)" (tuple-like). A hoisted reference local is a pointer too, each use
+  // reading through it.
   bool bindsReference = false;
   // A const local of class type, hoisted without its const: its uses read `::ldcc::rt::as_const(newName)`.
   bool asConst = false;

@@ -320,6 +320,16 @@ SourceLocation calleeNameLoc(const CallExpr *call) {
   return {};
 }
 
+// The qualifier the callee is spelled with (`::` of `::atomicCAS`, `std::` of `std::printf`), or an
+// invalid range: a call redirected to a member of ldcc's own objects drops it.
+SourceRange calleeQualifier(const CallExpr *call) {
+  const Expr *callee = call->getCallee()->IgnoreParenImpCasts();
+  NestedNameSpecifierLoc qualifier;
+  if (const auto *ref = dyn_cast<DeclRefExpr>(callee)) qualifier = ref->getQualifierLoc();
+  if (const auto *ul = dyn_cast<UnresolvedLookupExpr>(callee)) qualifier = ul->getQualifierLoc();
+  return qualifier ? qualifier.getSourceRange() : SourceRange();
+}
+
 // The code of site `id`: the protocol, a jump back when it says so, and the label a later jump back
 // lands on (return sites have none: the region after them belongs to the caller).
 std::string siteCode(unsigned id, bool resumable = true) {
@@ -711,12 +721,16 @@ CloneText writeClone(const FunctionFacts &facts, const TranslationUnitAnalysis &
     ed.insertBefore(lhs->getBeginLoc(), "(*::ldcc::rt::store(ldcc_t, &(", "a store");
     ed.insertAfterToken(lhs->getEndLoc(), ")))", "a store");
   }
+  // A call of the runtime's objects in place of the callee's name and qualifier.
+  auto replaceCallee = [&](const CallExpr *call, const std::string &text, const char *what) {
+    if (const SourceRange qualifier = calleeQualifier(call); qualifier.isValid()) ed.replace(qualifier, "", what);
+    ed.replaceToken(calleeNameLoc(call), text, what);
+  };
   for (const CallExpr *call : facts.atomics)
-    ed.replaceToken(calleeNameLoc(call), "::ldcc::rt::AtomicCall{ldcc_t}." + calleeName(call), "an atomic operation");
+    replaceCallee(call, "::ldcc::rt::AtomicCall{ldcc_t}." + calleeName(call), "an atomic operation");
   for (const CallExpr *call : facts.clocks)
-    ed.replaceToken(calleeNameLoc(call), "::ldcc::rt::ClockCall{ldcc_t}." + calleeName(call), "a clock read");
-  for (const CallExpr *call : facts.printfs)
-    ed.replaceToken(calleeNameLoc(call), "::ldcc::rt::PrintfCall{ldcc_t}.printf", "printf");
+    replaceCallee(call, "::ldcc::rt::ClockCall{ldcc_t}." + calleeName(call), "a clock read");
+  for (const CallExpr *call : facts.printfs) replaceCallee(call, "::ldcc::rt::PrintfCall{ldcc_t}.printf", "printf");
   auto redirectCall = [&](const CallExpr *call, const FunctionDecl *callee) {
     const SourceLocation name = calleeNameLoc(call);
     if (name.isInvalid()) return ed.fail("a call it cannot redirect to the checked function", call->getBeginLoc());

@@ -308,6 +308,26 @@ bool isBlockBarrier(const CallExpr *call, std::string &what) {
   return false;
 }
 
+// A synchronization the checker cannot place (a site needs the whole block at one barrier): the
+// reason it is refused, or "". A thread_group's sync() may be the block's (the Programming Guide's
+// reduce_sum(cg::thread_group g, ...)); a tile's or a coalesced group's is a warp's, which level W
+// does not need.
+std::string unplaceableSync(const CallExpr *call) {
+  const std::string name = calleeName(call);
+  if (name.rfind("__barrier_sync", 0) == 0 || name == "__barrier_arrive")
+    return "a named barrier (" + name + ")";
+  const FunctionDecl *fd = calleeDecl(call);
+  if (!fd || !inNamespace(fd, "cooperative_groups")) return "";
+  if (name == "barrier_arrive" || name == "barrier_wait") return "a split barrier (" + name + ")";
+  if (name != "sync") return "";
+  const CXXRecordDecl *group = nullptr;
+  if (const auto *md = dyn_cast<CXXMethodDecl>(fd)) group = md->getParent();
+  else if (call->getNumArgs() == 1) group = call->getArg(0)->getType()->getAsCXXRecordDecl();
+  if (group && group->getName() == "thread_group")
+    return "a sync() of a cooperative_groups::thread_group, which may be the whole block";
+  return "";
+}
+
 bool isGridSync(const CallExpr *call) {
   const std::string name = calleeName(call);
   const FunctionDecl *fd = calleeDecl(call);
@@ -398,6 +418,8 @@ public:
       addBarrier(call, what);
     } else if (isGridSync(call)) {
       refuse("grid-wide synchronization", call->getBeginLoc());
+    } else if (const std::string why = unplaceableSync(call); !why.empty()) {
+      refuse(why, call->getBeginLoc());
     } else if (atomicName && onlyUserCandidates(ctx_, call)) {
       // A function of the user's own named like CUDA's atomics (`atomicMaxFloat`, a CAS loop) is
       // cloned like any other helper.
@@ -414,6 +436,9 @@ public:
       facts_.clocks.push_back(call);
     } else if (name == "malloc" || name == "free" || name == "__trap" || name == "asm") {
       refuse("a call of " + name, call->getBeginLoc());
+    } else if (name.rfind("surf", 0) == 0 && name.find("write") != std::string::npos) {
+      // A CUDA array behind a surface object is memory the checker does not privatize.
+      refuse("a surface write (" + name + ")", call->getBeginLoc());
     } else {
       const FunctionDecl *fd = calleeDecl(call);
       if (fd && (inSystemHeader(ctx_, fd->getLocation()) || !fd->isDefined()) && mayWriteThroughArguments(call, fd))
@@ -431,6 +456,37 @@ public:
   }
 
   // Placement new runs a constructor whose stores no hook sees (into whatever memory it is given).
+  // A loop that waits for another thread's write (`while (*flag == 0);` on a volatile flag, a lock taken
+  // with atomicCAS, a chained scan's wait on the previous block): each unit would wait on its own copy,
+  // which the writer never reaches (DESIGN.md section 8: flag protocols and locks are refused).
+  bool VisitWhileStmt(WhileStmt *loop) { return refuseSpinWait(loop->getCond()); }
+  bool VisitDoStmt(DoStmt *loop) { return refuseSpinWait(loop->getCond()); }
+  bool VisitForStmt(ForStmt *loop) { return refuseSpinWait(loop->getCond()); }
+  bool refuseSpinWait(const Expr *cond) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      bool found = false;
+      bool VisitImplicitCastExpr(ImplicitCastExpr *cast) {
+        const Expr *read = cast->getSubExpr();
+        if (cast->getCastKind() == CK_LValueToRValue && read->getType().isVolatileQualified()) {
+          const auto *ref = dyn_cast<DeclRefExpr>(read->IgnoreParens());
+          const auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+          found = found || !var || !var->hasLocalStorage();
+        }
+        return true;
+      }
+      bool VisitCallExpr(CallExpr *call) {
+        found = found || atomicNames().count(calleeName(call)) > 0;
+        return true;
+      }
+    } finder;
+    if (!cond) return true;
+    finder.TraverseStmt(const_cast<Expr *>(cond));
+    if (finder.found)
+      refuse("a loop that waits on memory other threads write (a volatile flag or an atomic in its condition)",
+             cond->getBeginLoc());
+    return true;
+  }
+
   bool VisitCXXNewExpr(CXXNewExpr *e) {
     if (e->getNumPlacementArgs() > 0) facts_.untracedStores.push_back(e);
     return true;
@@ -970,6 +1026,24 @@ const FunctionDecl *TranslationUnitAnalysis::userCallee(const CallExpr *call) co
 void TranslationUnitAnalysis::analyzeFunction(FunctionFacts &facts) {
   FunctionAnalyzer analyzer(ctx_, facts);
   analyzer.TraverseStmt(facts.fn->getBody());
+  // A template's barrier may show only in its instantiations (`template <typename Group> void
+  // gsync(Group& g) { g.sync(); }` with a thread_block): the pattern, which the clone is written from,
+  // has no site for it.
+  if (const FunctionTemplateDecl *tmpl = facts.fn->getDescribedFunctionTemplate(); tmpl && !facts.refusal.refused()) {
+    const SourceManager &sm = ctx_.getSourceManager();
+    std::set<SourceLocation> sites;
+    for (const Barrier &b : facts.barriers) sites.insert(sm.getExpansionLoc(b.call->getBeginLoc()));
+    for (const FunctionDecl *instance : tmpl->specializations())
+      for (const CallExpr *call : instance->getBody() ? callsIn(instance->getBody()) : std::vector<const CallExpr *>{}) {
+        std::string what;
+        std::string why = unplaceableSync(call);
+        if (why.empty() && isBlockBarrier(call, what) && !sites.count(sm.getExpansionLoc(call->getBeginLoc())))
+          why = "a barrier that depends on a template parameter (" + what + " in " + instance->getNameAsString() + ")";
+        if (why.empty()) continue;
+        facts.instantiationSyncs = true;
+        if (!facts.refusal.refused()) facts.refusal = Refusal{why, call->getBeginLoc()};
+      }
+  }
   userCalls_[&facts] = analyzer.calls;
   enclosedCalls_[&facts] = analyzer.enclosedCalls;
 }
@@ -1023,6 +1097,27 @@ const VarDecl *accessedDynamicShared(const FunctionFacts &f, bool makesCalls) {
     ++returns;
   }
   return returns == 1 ? array : nullptr;
+}
+
+// Whether evaluating `e` reads memory other than the function's own locals, leaving out the calls
+// `hoisted` (they run before the statement, where C++ evaluates `e` first: `s[0] << f(s)`).
+bool readsMemory(const Expr *e, const std::set<const Stmt *> &hoisted) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    explicit Finder(const std::set<const Stmt *> &hoisted) : hoisted(hoisted) {}
+    const std::set<const Stmt *> &hoisted;
+    bool found = false;
+    bool TraverseStmt(Stmt *s) { return hoisted.count(s) || RecursiveASTVisitor::TraverseStmt(s); }
+    bool VisitArraySubscriptExpr(ArraySubscriptExpr *) { return !(found = true); }
+    bool VisitUnaryOperator(UnaryOperator *u) { return !(found = found || u->getOpcode() == UO_Deref); }
+    bool VisitMemberExpr(MemberExpr *m) { return !(found = found || m->isArrow()); }
+    bool VisitCXXThisExpr(CXXThisExpr *) { return !(found = true); }
+    bool VisitDeclRefExpr(DeclRefExpr *r) {
+      const auto *v = dyn_cast<VarDecl>(r->getDecl());
+      return !(found = found || (v && !v->isLocalVarDeclOrParm() && !isBuiltinIndexVariable(v)));
+    }
+  } finder(hoisted);
+  finder.TraverseStmt(const_cast<Expr *>(e));
+  return finder.found;
 }
 
 }  // namespace
@@ -1085,23 +1180,6 @@ TranslationUnitAnalysis::HelperCallPlacement TranslationUnitAnalysis::placeHelpe
     DynTypedNodeList up = ctx_.getParents(*s);
     return !up.empty() && up[0].get<CompoundStmt>();
   };
-  // Whether evaluating `e` reads memory other than the function's own locals (a hoisted call
-  // runs before it, where C++ evaluates it first: `s[0] << f(s)`).
-  const auto readsMemory = [](const Expr *e) {
-    struct Finder : RecursiveASTVisitor<Finder> {
-      bool found = false;
-      bool VisitArraySubscriptExpr(ArraySubscriptExpr *) { return !(found = true); }
-      bool VisitUnaryOperator(UnaryOperator *u) { return !(found = found || u->getOpcode() == UO_Deref); }
-      bool VisitMemberExpr(MemberExpr *m) { return !(found = found || m->isArrow()); }
-      bool VisitCXXThisExpr(CXXThisExpr *) { return !(found = true); }
-      bool VisitDeclRefExpr(DeclRefExpr *r) {
-        const auto *v = dyn_cast<VarDecl>(r->getDecl());
-        return !(found = found || (v && !v->isLocalVarDeclOrParm() && !isBuiltinIndexVariable(v)));
-      }
-    } finder;
-    finder.TraverseStmt(const_cast<Expr *>(e));
-    return finder.found;
-  };
   // A call that takes the value and may do anything with it (atomicAdd(&sum, f(x)), a store in a
   // user function) must run again in a re-execution. Library functions of values (sqrtf) and
   // user functions that write nothing need not.
@@ -1133,7 +1211,7 @@ TranslationUnitAnalysis::HelperCallPlacement TranslationUnitAnalysis::placeHelpe
   out.call = HelperCall{call, nullptr, callee, false};
   const Stmt *node = call;
   const Stmt *&statement = out.call.statement;
-  bool &hoisted = out.call.hoisted, &readBefore = out.readBefore;
+  bool &hoisted = out.call.hoisted;
   std::string &why = out.why;
   for (const CallExpr *inner : callsIn(call))
     if (inner != call && synchronizes_.count(userCallee(inner))) why = "with an argument that calls a function that synchronizes";
@@ -1212,9 +1290,9 @@ TranslationUnitAnalysis::HelperCallPlacement TranslationUnitAnalysis::placeHelpe
       }
       // What C++ evaluates before the call: the left operand of << and >>, a subscript's base.
       if (bo && (bo->getOpcode() == BO_Shl || bo->getOpcode() == BO_Shr) && bo->getRHS()->IgnoreParens() == node)
-        readBefore = readBefore || readsMemory(bo->getLHS());
+        out.evaluatedBefore.push_back(bo->getLHS());
       if (const auto *sub = dyn_cast<ArraySubscriptExpr>(p); sub && sub->getIdx()->IgnoreParens() == node)
-        readBefore = readBefore || readsMemory(sub->getBase());
+        out.evaluatedBefore.push_back(sub->getBase());
       if (const auto *c = dyn_cast<CallExpr>(p); c && callMayWrite(c)) hoisted = true;
       if (const auto *c = dyn_cast<CXXConstructExpr>(p); c && !c->getConstructor()->isTrivial() && mayWrite(c->getConstructor()))
         hoisted = true;
@@ -1273,7 +1351,7 @@ void TranslationUnitAnalysis::propagate() {
             instantiationCalls[&f].push_back(call);
   }
   for (const FunctionFacts &f : functions_) {
-    if (!f.barriers.empty()) synchronizes_.insert(f.fn);
+    if (!f.barriers.empty() || f.instantiationSyncs) synchronizes_.insert(f.fn);
     if (f.hasOwnEffects()) needsClone_.insert(f.fn);
     if (!f.untracedStores.empty()) untracedStore_[f.fn] = f.untracedStores[0];
     // A callee defined here that has no facts (an explicit specialization, a lambda's operator()):
@@ -1344,16 +1422,16 @@ void TranslationUnitAnalysis::propagate() {
     std::stable_sort(placements.begin(), placements.end(), [&](const HelperCallPlacement &a, const HelperCallPlacement &b) {
       return ctx_.getSourceManager().isBeforeInTranslationUnit(a.call.call->getBeginLoc(), b.call.call->getBeginLoc());
     });
-    std::map<const Stmt *, unsigned> callsInStatement;
+    std::map<const Stmt *, std::set<const Stmt *>> callsInStatement;
     std::map<SourceLocation, unsigned> callsSpelledAt;  // a macro that expands its argument twice: SQ(f(x))
     for (const HelperCallPlacement &p : placements) {
-      if (p.why.empty() && p.call.statement) ++callsInStatement[p.call.statement];
+      if (p.why.empty() && p.call.statement) callsInStatement[p.call.statement].insert(p.call.call);
       ++callsSpelledAt[ctx_.getSourceManager().getSpellingLoc(p.call.call->getBeginLoc())];
     }
     for (HelperCallPlacement &p : placements) {
       const CallExpr *call = p.call.call;
       const Stmt *statement = p.call.statement;
-      if (statement && callsInStatement[statement] > 1) p.call.hoisted = true;
+      if (statement && callsInStatement[statement].size() > 1) p.call.hoisted = true;
       std::string why = p.why;
       if (why.empty() && callsSpelledAt[ctx_.getSourceManager().getSpellingLoc(call->getBeginLoc())] > 1)
         why = "spelled once in a macro that expands to several such calls";
@@ -1367,7 +1445,13 @@ void TranslationUnitAnalysis::propagate() {
       if (why.empty() && statement && p.call.hoisted && !p.declarable)
         why = "inside a larger statement, with a value it cannot keep in a temporary (a reference, a type local to a "
               "function or depending on a template parameter)";
-      if (why.empty() && statement && p.call.hoisted && p.readBefore)
+      // What C++ evaluates before the call reads memory after it, unless it is inside another hoisted
+      // call (`f(in[0]) << f(in[1])`: both run, in source order, before the statement).
+      const std::set<const Stmt *> &hoistedBeside =
+          statement && callsInStatement[statement].size() > 1 ? callsInStatement[statement] : std::set<const Stmt *>{};
+      const bool readBefore = std::any_of(p.evaluatedBefore.begin(), p.evaluatedBefore.end(),
+                                          [&](const Expr *e) { return readsMemory(e, hoistedBeside); });
+      if (why.empty() && statement && p.call.hoisted && readBefore)
         why = "after an operand that C++ evaluates first and that reads memory (`s[0] << f(s)`)";
       bool sideEffects = false;
       for (const Expr *arg : call->arguments()) sideEffects |= arg->HasSideEffects(ctx_, false);
@@ -1548,7 +1632,15 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
       }
     }
     const DeclStmt *ds = declStmtOf(ctx_, var);
-    const bool immutable = reference || var->getType().isConstQualified() || onlyRead(ctx_, uses[var]);
+    // A const object with a mutable member (`const M m{}; ... m.hits++;`) changes: it is saved in the
+    // frame like any local a re-execution must restore.
+    const CXXRecordDecl *record = var->getType()->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+    const bool mutableInside = record && record->hasDefinition() && record->hasMutableFields();
+    // A cooperative group (`auto tile = cg::tiled_partition<32>(block);`) is a handle no call changes,
+    // its shuffles and votes included.
+    const bool groupHandle = record && inNamespace(record, "cooperative_groups");
+    const bool immutable = reference || groupHandle || (var->getType().isConstQualified() && !mutableInside) ||
+                           (!mutableInside && onlyRead(ctx_, uses[var]));
     // A structured binding is always hoisted: its bindings are rewritten to parts of one variable.
     bool invariant = !decomposition && var->hasInit() && ds && ds->isSingleDecl() && !isa<ForStmt>(scope);
     if (invariant) {
@@ -1574,14 +1666,28 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
       const QualType canonical = t.getCanonicalType();
       const bool dependentAuto = t->getContainedAutoType() && (t->isUndeducedType() || t->isDependentType());
       const bool localClass = canonical->getAsTagDecl() && canonical->getAsTagDecl()->getDeclContext()->isFunctionOrMethod();
+      // A const array (`const float w[2] = {s[a], s[b]};`) is hoisted with elements that are not const
+      // and read as const, as a const class local is; a volatile one keeps the refusal.
+      const bool constArray = canonical->isArrayType() && canonical.isConstQualified();
+      if (constArray) {
+        Qualifiers elementQualifiers;
+        const QualType unqualified = ctx_.getUnqualifiedArrayType(t, elementQualifiers);
+        if (!elementQualifiers.hasVolatile()) t = unqualified;
+      }
       // A const local of a template's type parameter (`const T total = ...`) is hoisted as T: its
       // instantiations are scalars as a rule, and one that cannot be assigned does not compile.
-      if (t->isReferenceType() || dependentAuto || localClass || (canonical->isArrayType() && canonical.isConstQualified()) ||
-          (t.isConstQualified() && !t->isScalarType() && !t->isDependentType() && !canonical->isRecordType())) {
+      const char *unmovable =
+          t->isReferenceType()                                  ? "a reference"
+          : dependentAuto                                       ? "its type is a dependent auto"
+          : localClass                                          ? "its type is local to a function"
+          : constArray && t.getCanonicalType().isConstQualified() ? "a const volatile array"
+          : t.isConstQualified() && !t->isScalarType() && !t->isDependentType() && !canonical->isRecordType()
+              ? "a const of a type it cannot assign"
+              : nullptr;
+      if (unmovable) {
         if (!facts.refusal.refused())
           facts.refusal = Refusal{"the local '" + localName(var) +
-                                      "' lives across a barrier and cannot be moved to function scope (a const array, "
-                                      "dependent auto or a local type)",
+                                      "' lives across a barrier and cannot be moved to function scope (" + unmovable + ")",
                                   var->getLocation()};
         continue;
       }
@@ -1593,7 +1699,7 @@ void TranslationUnitAnalysis::planLocals(FunctionFacts &facts) {
                                   var->getLocation()};
         continue;
       }
-      plan.asConst = t.isConstQualified() && canonical->isRecordType();
+      plan.asConst = constArray || (t.isConstQualified() && canonical->isRecordType());
       t.removeLocalConst();
       // A const an alias carries (`using CP = const Pair; CP q = ...;`): the type as it is, without it.
       if (t.isConstQualified() && !t->isDependentType()) t = canonical.getUnqualifiedType();

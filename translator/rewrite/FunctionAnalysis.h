@@ -65,7 +65,8 @@ struct LocalPlan {
   // "::ldcc::rt::binding<1, 2>(@)" (tuple-like). A hoisted reference local is a pointer too, each use
   // reading through it.
   bool bindsReference = false;
-  // A const local of class type, hoisted without its const: its uses read `::ldcc::rt::as_const(newName)`.
+  // A const local of class or array type, hoisted without its const: its uses read
+  // `::ldcc::rt::as_const(newName)`.
   bool asConst = false;
   std::map<const clang::BindingDecl *, std::string> parts;
 };
@@ -117,8 +118,11 @@ struct FunctionFacts {
   const clang::VarDecl *dynamicSharedAccessor = nullptr;
   std::vector<DynamicSharedUse> dynamicSharedUses;
 
+  // A template whose instantiations synchronize where its pattern shows no barrier (refused: its
+  // callers are refused with it).
+  bool instantiationSyncs = false;
   bool hasOwnEffects() const {  // something a clone must change, before looking at callees
-    return !barriers.empty() || !hookedStores.empty() || !atomics.empty() || !printfs.empty() || !clocks.empty() ||
+    return !barriers.empty() || instantiationSyncs || !hookedStores.empty() || !atomics.empty() || !printfs.empty() || !clocks.empty() ||
            (!sharedLocals.empty() && !dynamicSharedAccessor) || !sharedGlobals.empty() || !deviceVars.empty() ||
            !dynamicSharedUses.empty();
   }
@@ -165,7 +169,9 @@ private:
   struct HelperCallPlacement {
     HelperCall call;
     bool declarable = false;  // its value can be kept in a temporary of the frame
-    bool readBefore = false;  // an operand C++ evaluates before it reads memory (`s[0] << f(s)`)
+    // Operands C++ evaluates before it (`s[0]` in `s[0] << f(s)`): a hoisted call must not move ahead
+    // of one that reads memory.
+    std::vector<const clang::Expr *> evaluatedBefore;
     std::string why;          // why it cannot be checked where it is, or ""
   };
   HelperCallPlacement placeHelperCall(const FunctionFacts &f, const clang::CallExpr *call,

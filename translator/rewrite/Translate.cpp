@@ -267,6 +267,26 @@ private:
 
   void rewriteLaunches() {
     for (const CUDAKernelCallExpr *call : launches()) rewriteLaunch(call);
+    warnRuntimeApiLaunches();
+  }
+
+  // cudaLaunchKernel(k, ...) and its kin take the kernel's address: a launch the translation cannot
+  // redirect to the checked clones.
+  void warnRuntimeApiLaunches() {
+    struct Calls : RecursiveASTVisitor<Calls> {
+      bool VisitCallExpr(CallExpr *call) {
+        const FunctionDecl *fd = call->getDirectCallee();
+        const std::string name = fd && fd->getIdentifier() ? fd->getName().str() : "";
+        if (name.rfind("cudaLaunchKernel", 0) == 0 || name.rfind("cudaLaunchCooperativeKernel", 0) == 0)
+          found.push_back({call, name});
+        return true;
+      }
+      std::vector<std::pair<const CallExpr *, std::string>> found;
+    } calls;
+    calls.TraverseDecl(ctx_.getTranslationUnitDecl());
+    for (const auto &[call, name] : calls.found)
+      if (sm_.isWrittenInMainFile(sm_.getExpansionLoc(call->getBeginLoc())))
+        warnLaunch(call, "a launch through " + name + " runs unchecked (launch with <<<...>>> to check it)");
   }
 
   std::string text(SourceRange r) {
@@ -274,7 +294,7 @@ private:
     return fr.isValid() ? Lexer::getSourceText(fr, sm_, ctx_.getLangOpts()).str() : "";
   }
 
-  void warnLaunch(const CUDAKernelCallExpr *call, const std::string &why) {
+  void warnLaunch(const CallExpr *call, const std::string &why) {
     UncheckedKernel u;
     u.kernel = "(launch)";
     u.pos = position(sm_, call->getBeginLoc());
@@ -358,9 +378,18 @@ private:
     const Expr *callee = call->getCallee()->IgnoreParenImpCasts();
     const FunctionDecl *target = call->getDirectCallee();
     const auto [named, nameLoc, explicitArgs, def] = launchTarget(call);
-    if (!named) return warnLaunch(call, "a launch through a function pointer runs unchecked");
+    if (!named || !isa<FunctionDecl, FunctionTemplateDecl>(named))
+      return warnLaunch(call, "a launch through a function pointer runs unchecked");
     auto it = kernelIndex_.find(def);
-    if (it == kernelIndex_.end()) return;  // a kernel from a system header: native
+    if (it == kernelIndex_.end()) {
+      // A kernel from a system header runs native, silently; the program's own, defined elsewhere, with a
+      // warning: only the file that defines a kernel has its checked clones.
+      if (!sm_.isInSystemHeader(named->getLocation()))
+        warnLaunch(call, "a launch of kernel '" + named->getNameAsString() +
+                             "', which is not defined in this file, runs unchecked (ldcc checks a kernel's launches "
+                             "in the file that defines it)");
+      return;
+    }
     const KernelRecord &k = kernels_[it->second];
 
     std::string calleeText = text(callee->getSourceRange());
@@ -541,6 +570,9 @@ TranslateResult translateFile(const std::string &file, const TranslateOptions &o
   frontend::DiagnosticCollector collector(result.diagnostics, nullptr);
   tool.setDiagnosticConsumer(&collector);
   tool.setPrintErrorMessage(false);
+  // Without carets clang does not print its own count ("1 warning generated when compiling for
+  // sm_90."): the collector keeps the diagnostics, and nvcc shows the program's warnings.
+  tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster("-fno-caret-diagnostics", tooling::ArgumentInsertPosition::END));
   TranslateActionFactory factory(opts, result);
 
   static std::once_flag enableCrashRecovery;

@@ -2,8 +2,10 @@
 // as a pointer to what it names, a const float4 or plain struct without its const). throughReferences
 // (a reference to a shared element, to a row of a shared 2-D array, to a struct in global memory) and
 // constClasses (const float4 and const structs, read as const: a call overloaded on constness picks
-// the const overload, as in the program) are race-free: their output must equal native's in
-// check and deterministic mode. racyReference: thread 0 reads, through a reference declared before
+// the const overload, as in the program) and constArraysAndMutables (const arrays of shared values,
+// hoisted without their const and read as const; a const struct whose mutable counter a region that
+// re-executes increments, saved and restored like any local: a second increment would print 2) are
+// race-free: their output must equal native's in check and deterministic mode. racyReference: thread 0 reads, through a reference declared before
 // the store, s[32], which warp 1 stores in the same region: exactly one read-write race, on out[0].
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -48,6 +50,27 @@ __global__ void constClasses(const float4* in, float* out) {
   out[threadIdx.x] = v.y + q.sum() + 2.0f * r.a + 3.0f * r.b + s[63 - threadIdx.x] + 100.0f * kind(q);
 }
 
+struct Counter {
+  float base;
+  mutable int hits;
+};
+
+__device__ float firstOf(const float* v) { return v[0]; }
+
+__global__ void constArraysAndMutables(float* out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = float(threadIdx.x % 9);
+  __syncthreads();
+  const float pair[2] = {s[threadIdx.x], s[63 - threadIdx.x]};
+  const float grid[2][2] = {{s[1], s[2]}, {s[3], s[(threadIdx.x + 5) % 64]}};
+  const Counter c{0.5f * float(threadIdx.x % 4), 0};
+  __syncthreads();
+  s[threadIdx.x] = pair[0] + 2.0f * pair[1] + grid[1][1] + firstOf(pair) + float(sizeof(grid));
+  c.hits++;
+  __syncthreads();
+  out[threadIdx.x] = s[(threadIdx.x + 1) % 64] + 10.0f * grid[0][1] + c.base + 1000.0f * c.hits;
+}
+
 __global__ void racyReference(float* out) {
   __shared__ float s[64];
   s[threadIdx.x] = 0.0f;
@@ -82,6 +105,9 @@ int main() {
   cudaMemcpy(host, out, blocks * 64 * sizeof(float), cudaMemcpyDeviceToHost);
   for (int i = 0; i < blocks * 64; ++i) printf("%g%c", host[i], i % 16 == 15 ? '\n' : ' ');
   constClasses<<<1, 64>>>(in, out);
+  cudaMemcpy(host, out, 64 * sizeof(float), cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 64; ++i) printf("%g%c", host[i], i % 16 == 15 ? '\n' : ' ');
+  constArraysAndMutables<<<1, 64>>>(out);
   cudaMemcpy(host, out, 64 * sizeof(float), cudaMemcpyDeviceToHost);
   for (int i = 0; i < 64; ++i) printf("%g%c", host[i], i % 16 == 15 ? '\n' : ' ');
   cudaMemset(out, 0, 256 * sizeof(float));

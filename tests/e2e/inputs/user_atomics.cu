@@ -2,8 +2,11 @@
 // atomicMaxFloat": a CAS-loop float maximum, called from a kernel and from a kernel template (an
 // unresolved call in the template's pattern), and the double atomicAdd overload old code declares for
 // devices without one (here under another name than CUDA's, which sm_60+ has). They are cloned like
-// other helpers and the atomicCAS inside hooked. Race-free: the checked output must equal native's.
+// other helpers and the atomicCAS inside hooked (one spelled `::atomicCAS`, as such helpers often
+// are). halfCounts adds __half2 pairs with cuda_fp16.h's atomicAdd, an overload the header declares
+// after ldcc's. Race-free: the checked output must equal native's.
 #include <cstdio>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 __device__ float atomicMaxFloat(float* addr, float v) {
@@ -22,7 +25,7 @@ __device__ double atomicAddDouble(double* addr, double v) {
   unsigned long long old = *bits, assumed;
   do {
     assumed = old;
-    old = atomicCAS(bits, assumed, __double_as_longlong(v + __longlong_as_double(assumed)));
+    old = ::atomicCAS(bits, assumed, __double_as_longlong(v + __longlong_as_double(assumed)));
   } while (old != assumed);
   return __longlong_as_double(old);
 }
@@ -41,6 +44,12 @@ __global__ void maxOfT(const T* in, T* out, int n) {
 __global__ void sumOf(const float* in, double* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) atomicAddDouble(out, double(in[i]) * 0.5);
+}
+
+// Small integers in half precision: exact sums in any order (at most 2 * 125 per counter).
+__global__ void halfCounts(__half2* counts, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&counts[i % 8], __halves2half2(__float2half(1.0f), __float2half(2.0f)));
 }
 
 int main() {
@@ -70,8 +79,17 @@ int main() {
   cudaMemcpy(&host_sum, sum, sizeof host_sum, cudaMemcpyDeviceToHost);
   // Halves of integers: the sum is exact in any order.
   printf("max %g %g sum %.1f\n", host_out[0], host_out[1], host_sum);
+  __half2* counts = nullptr;
+  cudaMalloc(&counts, 8 * sizeof(__half2));
+  cudaMemset(counts, 0, 8 * sizeof(__half2));
+  halfCounts<<<(n + 127) / 128, 128>>>(counts, n);
+  __half2 host_counts[8];
+  cudaMemcpy(host_counts, counts, sizeof host_counts, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 8; ++i)
+    printf("counts[%d] %g %g\n", i, __low2float(host_counts[i]), __high2float(host_counts[i]));
   cudaFree(in);
   cudaFree(out);
   cudaFree(sum);
+  cudaFree(counts);
   return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
 }

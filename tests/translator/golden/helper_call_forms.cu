@@ -83,6 +83,12 @@ __global__ void bracedPair(const float *in, float *out) {
   out[threadIdx.x] = pair[0] + pair[1];
 }
 
+// The left operand of << is evaluated first, but it is a hoisted call itself: both run before the
+// statement, in source order, and nothing is left to read memory after them.
+__global__ void shiftedPair(const float *in, int *out) {
+  out[threadIdx.x] = int(blockSum(in[threadIdx.x])) << int(blockSum(in[0]));
+}
+
 void run(const float *in, float *out, int n) {
   centered<<<4, 64>>>(in, out, n);
   stored<<<1, 64>>>(in, out);
@@ -94,6 +100,7 @@ void run(const float *in, float *out, int n) {
   shifted<<<1, 64>>>((int *)out);
   squared<<<1, 64>>>(in, out);
   bracedPair<<<1, 64>>>(in, out);
+  shiftedPair<<<1, 64>>>(in, (int *)out);
 }
 
 // CHECK-LABEL: centered__ldcc_checked(
@@ -120,3 +127,5 @@ void run(const float *in, float *out, int n) {
 // WARN-NEXT: helper_call_forms.cu:76: warning: ldcc: kernel 'squared' runs unchecked: a call of blockSum (which synchronizes) spelled once in a macro that expands to several such calls
 // WARN-NEXT: helper_call_forms.cu:81: warning: ldcc: kernel 'bracedPair' runs unchecked: a call of blockSum (which synchronizes) inside a braced or constructor initializer
 // WARN-NOT: warning
+// CHECK-LABEL: shiftedPair__ldcc_checked(
+// CHECK: ldcc_call_0 = blockSum__ldcc_checked(ldcc_t, (ldcc_loaded |= 1u, in)[threadIdx.x]); {{.*}} ldcc_call_1 = blockSum__ldcc_checked(ldcc_t, (ldcc_loaded |= 1u, in)[0]); {{.*}} = int(ldcc_call_0) << int(ldcc_call_1);

@@ -114,4 +114,4 @@ __global__ void constArrayMember(const Weights p, float *out) {
 // CHECK-SAME: struct ldcc_frame { } ldcc_ck, ldcc_p1;
 
 // WARN: param_forms.cu:58: warning: ldcc: kernel 'twoCounts' runs unchecked: two barriers in one statement
-// WARN-NEXT: param_forms.cu:65: warning: ldcc: kernel 'dependentAuto' runs unchecked: the local 'v' lives across a barrier and cannot be moved to function scope (a const array, dependent auto or a local type)
+// WARN-NEXT: param_forms.cu:65: warning: ldcc: kernel 'dependentAuto' runs unchecked: the local 'v' lives across a barrier and cannot be moved to function scope (its type is a dependent auto)

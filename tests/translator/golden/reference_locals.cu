@@ -69,8 +69,40 @@ __global__ void constWithMutators(const int *in, int *out) {
   out[threadIdx.x] = c.next() + s[63 - threadIdx.x];
 }
 
+// A const array is hoisted with elements that are not const and read as const (its initializer reads
+// shared memory: it cannot move whole); a const object with a mutable member is saved in the frame
+// even where its initializer could move it whole (a re-execution restores what `c.hits++` changed).
+// A const volatile array is refused.
+struct Hits {
+  float base;
+  mutable int hits;
+};
+
+__global__ void constArrays(float *out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  const float pair[2] = {s[threadIdx.x], s[63 - threadIdx.x]};
+  const Hits c{0.5f, 0};
+  __syncthreads();
+  s[threadIdx.x] = pair[0] + pair[1] + float(sizeof(pair));
+  c.hits++;
+  __syncthreads();
+  out[threadIdx.x] = s[(threadIdx.x + 1) % 64] + c.base + c.hits;
+}
+
+__global__ void volatileConstArray(float *out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  const volatile float pair[2] = {s[threadIdx.x], s[63 - threadIdx.x]};
+  __syncthreads();
+  out[threadIdx.x] = pair[0] + s[(threadIdx.x + 1) % 64];
+}
+
 // WARN: reference_locals.cu:50: warning: ldcc: kernel 'temporaryReference' runs unchecked: the reference 't' lives across a barrier and binds a temporary or a part of one
 // WARN-NEXT: reference_locals.cu:58: warning: ldcc: kernel 'bracedReference' runs unchecked: the reference 'r' lives across a barrier and is not initialized by `= value`
+// WARN-NEXT: reference_locals.cu:98: warning: ldcc: kernel 'volatileConstArray' runs unchecked: the local 'pair' lives across a barrier and cannot be moved to function scope (a const volatile array)
 // WARN-NOT: warning
 
 // CHECK-LABEL: throughReferences__ldcc_checked(
@@ -93,5 +125,11 @@ __global__ void constWithMutators(const int *in, int *out) {
 // CHECK-LABEL: constWithMutators__ldcc_checked(
 // CHECK-SAME: ::ldcc::rt::type_t<Counter> c__ldcc1{};
 // CHECK: = ::ldcc::rt::as_const(c__ldcc1).next() + s[63 - threadIdx.x];
+// CHECK-LABEL: constArrays__ldcc_checked(
+// CHECK-SAME: ::ldcc::rt::type_t<float[2]> pair__ldcc1{}; ::ldcc::rt::type_t<Hits> c__ldcc2{}; struct ldcc_frame { decltype(pair__ldcc1) pair__ldcc1; decltype(c__ldcc2) c__ldcc2; }
+// CHECK: { decltype(pair__ldcc1) ldcc_init = {s[threadIdx.x], s[63 - threadIdx.x]}; ::ldcc::rt::assign(pair__ldcc1, ldcc_init); }
+// CHECK-NEXT: { decltype(c__ldcc2) ldcc_init{0.5f, 0}; ::ldcc::rt::assign(c__ldcc2, ldcc_init); }
+// CHECK: = ::ldcc::rt::as_const(pair__ldcc1)[0] + ::ldcc::rt::as_const(pair__ldcc1)[1] + float(sizeof(::ldcc::rt::as_const(pair__ldcc1)));
+// CHECK-NEXT: ::ldcc::rt::as_const(c__ldcc2).hits++;
 // CHECK-NOT: temporaryReference__ldcc_checked
 // CHECK-NOT: bracedReference__ldcc_checked

@@ -71,7 +71,7 @@ __device__ __forceinline__ void enter(const LaunchCtx& ctx, BlockState& bs, Bloc
 template <typename T>
 __device__ __forceinline__ T* store(BlockRunState& t, T* p) {
   const void* const q = address_of(p);
-  if (!__isGlobal(q)) return p;
+  if (!is_global(p)) return p;
   const int target = global_copy_target(t, q);
   if (target < 0) return sizeof(T) <= sizeof(t.sink) ? reinterpret_cast<T*>(t.sink) : p;
   if (t.ctx->num_watches) watch_store(*t.ctx, uint32_t(target), offset_in_target(t, t.ctx->globals[target], q), sizeof(T));

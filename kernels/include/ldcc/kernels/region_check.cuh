@@ -912,6 +912,22 @@ __device__ __forceinline__ const void* address_of(T* p) {
   return const_cast<const void*>(static_cast<const volatile void*>(p));
 }
 
+// Whether `p` is in global memory: __isGlobal, which the compiler folds where it knows the address
+// space (cocluster's stores through a pointer into shared memory: 33% of its check-mode time without),
+// except for pointers to classes. NVVM (CUDA 13.0) rejects __isGlobal of a rebased pointer to a char
+// vector (`uchar4* out`, then a hooked `out[i] = v`): "Call parameter type does not match function
+// signature", isspacep.global given a %struct.uchar4*. Those ask the instruction itself.
+template <typename T>
+__device__ __forceinline__ bool is_global(T* p) {
+  if constexpr (std::is_class_v<std::remove_cv_t<T>> || std::is_union_v<std::remove_cv_t<T>>) {
+    unsigned global;
+    asm("{ .reg .pred g; isspacep.global g, %1; selp.u32 %0, 1, 0, g; }" : "=r"(global) : "l"(address_of(p)));
+    return global != 0;
+  } else {
+    return __isGlobal(address_of(p));
+  }
+}
+
 __device__ __forceinline__ bool in_copies(const ThreadState& t, const void* p) {
   const uint8_t* b = reinterpret_cast<const uint8_t*>(p);
   return b >= t.copies && b < t.copies + uint64_t(t.warps + 1) * t.stride;
@@ -936,9 +952,15 @@ template <typename State, typename T>
 __device__ T* global_ptr(const State& t, T* p) {
   const uint8_t* b = static_cast<const uint8_t*>(address_of(p));
   const int i = target_holding(t.ctx->globals, t.ctx->num_globals, b);
-  if (i < 0) return p;
-  const GlobalTarget& g = t.ctx->globals[i];
-  return reinterpret_cast<T*>(g.copies + uint64_t(t.global_copy) * g.stride + (b - g.original));
+  // The two results meet as integers: NVVM (CUDA 13.0) rejects a later __isGlobal of the pointer where
+  // they meet as pointers to a char vector (`uchar4* out`): "Call parameter type does not match function
+  // signature", isspacep.global given a %struct.uchar4* phi.
+  uintptr_t address = reinterpret_cast<uintptr_t>(b);
+  if (i >= 0) {
+    const GlobalTarget& g = t.ctx->globals[i];
+    address = reinterpret_cast<uintptr_t>(g.copies + uint64_t(t.global_copy) * g.stride + (b - g.original));
+  }
+  return reinterpret_cast<T*>(address);
 }
 
 // A kernel parameter whose type is a template parameter, or one of a pack (the translator's
@@ -1041,7 +1063,7 @@ __device__ __forceinline__ T* store(ThreadState& t, T* p) {
   // Shared and local memory first, and at no cost: the shared targets are diffed as a whole at sites
   // (cocluster's clone stores through a pointer into shared memory in its inner loop).
   const void* const q = address_of(p);
-  if (!__isGlobal(q)) return p;
+  if (!is_global(p)) return p;
   if (t.deterministic()) {  // no re-execution, nothing to undo
     if (t.ctx->warp_copies) note_written(t, global_copy_target(t, q), q, sizeof(T));
     else if (t.ctx->store_bounds) store_in_turn(t, q, sizeof(T));
@@ -1069,7 +1091,7 @@ static __device__ __forceinline__ void undo_stores(ThreadState& t) {
 // the ww-check, merged after the blocks' copies. Null if `p` is not in a global target.
 template <typename State, typename T>
 __device__ __forceinline__ T* atomics_copy_address(const State& t, T* p) {
-  const int i = __isGlobal(p) ? global_copy_target(t, p) : -1;
+  const int i = is_global(p) ? global_copy_target(t, p) : -1;
   if (i < 0) return nullptr;
   const GlobalTarget& g = t.ctx->globals[i];
   t.ctx->counters[kGlobalAtomics] = 1;
@@ -1084,7 +1106,7 @@ __device__ T* redirect_atomic(ThreadState& t, T* p) {
     if (T* q = atomics_copy_address(t, p)) return q;
     if (t.one_copy()) return p;
   }
-  if (t.ctx->global_store_flags && !t.single_execution() && __isGlobal(p))
+  if (t.ctx->global_store_flags && !t.single_execution() && is_global(p))
     note_written(t, global_copy_target(t, p), p, sizeof(T));
   if (!in_copies(t, p)) return p;
   const uint64_t off = (reinterpret_cast<uint8_t*>(p) - t.copies) % t.stride;
@@ -1128,40 +1150,42 @@ __device__ R read_clock(ThreadState& t, F&& read) {
 // printf prints in the first execution of a region only.
 __device__ __forceinline__ bool prints(const ThreadState& t) { return t.first_execution(); }
 
+// The CUDA atomics the clones' calls go through AtomicCall.
+#define LDCC_ATOMIC_NAMES(X)                                                                                  \
+  X(atomicAdd) X(atomicSub) X(atomicExch) X(atomicMin) X(atomicMax) X(atomicInc) X(atomicDec) X(atomicCAS)    \
+  X(atomicAnd) X(atomicOr) X(atomicXor) X(atomicAdd_block) X(atomicSub_block) X(atomicExch_block)             \
+  X(atomicMin_block) X(atomicMax_block) X(atomicCAS_block) X(atomicAnd_block) X(atomicOr_block)              \
+  X(atomicXor_block)
+
+// Each atomic called by its unqualified name, from a namespace that declares none: the overloads a header
+// included after ldcc's declares (cuda_fp16.h's atomicAdd(__half2*, __half2)) are found where the call
+// is instantiated, by argument-dependent lookup, as they are in the program.
+namespace device_atomics {
+#define LDCC_ATOMIC_CALL(name)                                                 \
+  template <typename T, typename... A>                                         \
+  __device__ __forceinline__ auto call_##name(T* p, A... a) -> decltype(name(p, a...)) { \
+    return name(p, a...);                                                      \
+  }
+LDCC_ATOMIC_NAMES(LDCC_ATOMIC_CALL)
+#undef LDCC_ATOMIC_CALL
+}  // namespace device_atomics
+
 // What the clones' atomics, clock reads and printf calls go through, for either state (ThreadState,
 // or BlockRunState in level B's clones): `::ldcc::rt::AtomicCall{ldcc_t}.atomicAdd(p, v)`.
 template <typename State>
 struct AtomicCall {
   State& t;
-#define LDCC_ATOMIC_FORWARD(name)                                                             \
-  template <typename T, typename... A>                                                        \
-  __device__ auto name(T* p, A... a) const {                                                  \
-    using R = decltype(::name(p, a...));                                                      \
-    T* q = redirect_atomic(t, p);                                                             \
-    return run_atomic<R>(t, [&] { return ::name(q, a...); });                                 \
+#define LDCC_ATOMIC_FORWARD(name)                                                       \
+  template <typename T, typename... A>                                                  \
+  __device__ auto name(T* p, A... a) const {                                            \
+    using R = decltype(device_atomics::call_##name(p, a...));                           \
+    T* q = redirect_atomic(t, p);                                                       \
+    return run_atomic<R>(t, [&] { return device_atomics::call_##name(q, a...); });      \
   }
-  LDCC_ATOMIC_FORWARD(atomicAdd)
-  LDCC_ATOMIC_FORWARD(atomicSub)
-  LDCC_ATOMIC_FORWARD(atomicExch)
-  LDCC_ATOMIC_FORWARD(atomicMin)
-  LDCC_ATOMIC_FORWARD(atomicMax)
-  LDCC_ATOMIC_FORWARD(atomicInc)
-  LDCC_ATOMIC_FORWARD(atomicDec)
-  LDCC_ATOMIC_FORWARD(atomicCAS)
-  LDCC_ATOMIC_FORWARD(atomicAnd)
-  LDCC_ATOMIC_FORWARD(atomicOr)
-  LDCC_ATOMIC_FORWARD(atomicXor)
-  LDCC_ATOMIC_FORWARD(atomicAdd_block)
-  LDCC_ATOMIC_FORWARD(atomicSub_block)
-  LDCC_ATOMIC_FORWARD(atomicExch_block)
-  LDCC_ATOMIC_FORWARD(atomicMin_block)
-  LDCC_ATOMIC_FORWARD(atomicMax_block)
-  LDCC_ATOMIC_FORWARD(atomicCAS_block)
-  LDCC_ATOMIC_FORWARD(atomicAnd_block)
-  LDCC_ATOMIC_FORWARD(atomicOr_block)
-  LDCC_ATOMIC_FORWARD(atomicXor_block)
+  LDCC_ATOMIC_NAMES(LDCC_ATOMIC_FORWARD)
 #undef LDCC_ATOMIC_FORWARD
 };
+#undef LDCC_ATOMIC_NAMES
 template <typename State>
 AtomicCall(State&) -> AtomicCall<State>;
 

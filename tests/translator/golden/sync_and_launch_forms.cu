@@ -1,0 +1,134 @@
+// Synchronizations and launches the checker cannot place, refused or warned about by name, and call
+// spellings it rewrites (a 2026-11-30 review of realistic kernels):
+// - refused: a sync() of a cooperative_groups::thread_group (it may be the block's: the Programming
+//   Guide's reduce_sum), a barrier only a template's instantiation shows (g.sync() of a Group), a named
+//   barrier (__barrier_sync), a loop that waits on a volatile flag or an atomic, a surface write;
+// - warned: launches through cudaLaunchKernel, through a function pointer, and of a kernel defined in
+//   another file;
+// - checked: a cooperative-groups tile that lives across a block barrier (a handle no call changes,
+//   moved whole), atomics, clock64 and printf spelled with `::` or `std::` (the qualifier goes with the
+//   name), cuda_fp16.h's atomicAdd (declared after ldcc's header) and stores of char vectors (uchar4,
+//   which NVVM rejected under __isGlobal).
+#include <cooperative_groups.h>
+#include <cstdio>
+#include <cuda_fp16.h>
+#include <surface_types.h>
+namespace cg = cooperative_groups;
+
+__device__ int reduceSum(cg::thread_group g, int *temp, int val) {
+  const int lane = g.thread_rank();
+  for (int i = g.size() / 2; i > 0; i /= 2) {
+    temp[lane] = val;
+    g.sync();
+    if (lane < i) val += temp[lane + i];
+    g.sync();
+  }
+  return val;
+}
+
+__global__ void groupSum(int *sum) {
+  __shared__ int temp[256];
+  const int v = reduceSum(cg::this_thread_block(), temp, threadIdx.x);
+  if (threadIdx.x == 0) *sum = v;
+}
+
+template <typename Group>
+__device__ void groupSync(Group &g) { g.sync(); }
+
+__global__ void genericSync(float *out) {
+  __shared__ float s[256];
+  auto block = cg::this_thread_block();
+  s[threadIdx.x] = threadIdx.x;
+  groupSync(block);
+  out[threadIdx.x] = s[255 - threadIdx.x];
+}
+
+__global__ void namedBarrier(float *out) {
+  __shared__ float s[256];
+  s[threadIdx.x] = threadIdx.x;
+  __barrier_sync(0);
+  out[threadIdx.x] = s[255 - threadIdx.x];
+}
+
+__global__ void spinWait(volatile int *flags, int *out) {
+  if (blockIdx.x > 0)
+    while (flags[blockIdx.x - 1] == 0) {
+    }
+  out[blockIdx.x] = blockIdx.x;
+  flags[blockIdx.x] = 1;
+}
+
+__global__ void surfaceWrite(cudaSurfaceObject_t surface) {
+  surf2Dwrite(1.0f, surface, threadIdx.x * 4, blockIdx.x);
+}
+
+__global__ void tileAcrossBarrier(const float *in, float *out) {
+  __shared__ float partial[8];
+  auto block = cg::this_thread_block();
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+  float v = in[threadIdx.x];
+  for (int offset = 16; offset > 0; offset /= 2) v += tile.shfl_down(v, offset);
+  if (tile.thread_rank() == 0) partial[tile.meta_group_rank()] = v;
+  block.sync();
+  if (tile.meta_group_rank() == 0) out[tile.thread_rank()] = partial[tile.thread_rank() % 8];
+}
+
+__device__ float atomicMaxFloat(float *address, float val) {
+  int *bits = (int *)address;
+  int old = *bits, assumed;
+  do {
+    assumed = old;
+    old = ::atomicCAS(bits, assumed, __float_as_int(fmaxf(val, __int_as_float(assumed))));
+  } while (assumed != old);
+  return __int_as_float(old);
+}
+
+__global__ void qualifiedCalls(const float *in, float *m, long long *t, __half2 *h, uchar4 *pixels) {
+  atomicMaxFloat(m, in[threadIdx.x]);
+  ::atomicAdd(m + 1, 1.0f);
+  t[threadIdx.x] = ::clock64();
+  if (threadIdx.x == 0) std::printf("block %d\n", blockIdx.x);
+  atomicAdd(&h[threadIdx.x % 4], __halves2half2(__float2half(1.0f), __float2half(2.0f)));
+  pixels[threadIdx.x] = make_uchar4(1, 2, 3, 4);
+  atomicOr((unsigned *)&pixels[0], 0u);
+}
+
+__global__ void elsewhere(float *out);
+
+void run(float *a, int *s, volatile int *flags, cudaSurfaceObject_t surface, long long *t, __half2 *h, uchar4 *px) {
+  void *args[] = {&a};
+  cudaLaunchKernel((const void *)namedBarrier, dim3(1), dim3(256), args, 0, 0);
+  void (*kernel)(float *) = namedBarrier;
+  kernel<<<1, 256>>>(a);
+  elsewhere<<<1, 256>>>(a);
+  groupSum<<<1, 256>>>(s);
+  genericSync<<<1, 256>>>(a);
+  namedBarrier<<<1, 256>>>(a);
+  spinWait<<<4, 1>>>(flags, s);
+  surfaceWrite<<<1, 32>>>(surface);
+  tileAcrossBarrier<<<1, 256>>>(a, a);
+  qualifiedCalls<<<1, 64>>>(a, a, t, h, px);
+}
+
+// WARN-DAG: sync_and_launch_forms.cu:31: warning: ldcc: kernel 'groupSum' runs unchecked: it calls reduceSum, which cannot be checked: a sync() of a cooperative_groups::thread_group, which may be the whole block
+// WARN-DAG: sync_and_launch_forms.cu:42: warning: ldcc: kernel 'genericSync' runs unchecked: it calls groupSync, which cannot be checked: a barrier that depends on a template parameter (thread_block::sync() in groupSync)
+// WARN-DAG: sync_and_launch_forms.cu:49: warning: ldcc: kernel 'namedBarrier' runs unchecked: a named barrier (__barrier_sync)
+// WARN-DAG: sync_and_launch_forms.cu:55: warning: ldcc: kernel 'spinWait' runs unchecked: a loop that waits on memory other threads write (a volatile flag or an atomic in its condition)
+// WARN-DAG: sync_and_launch_forms.cu:62: warning: ldcc: kernel 'surfaceWrite' runs unchecked: a surface write (surf2Dwrite)
+// WARN-DAG: sync_and_launch_forms.cu:100: warning: ldcc: kernel '(launch)' runs unchecked: a launch through cudaLaunchKernel runs unchecked (launch with <<<...>>> to check it)
+// WARN-DAG: sync_and_launch_forms.cu:102: warning: ldcc: kernel '(launch)' runs unchecked: a launch through a function pointer runs unchecked
+// WARN-DAG: sync_and_launch_forms.cu:103: warning: ldcc: kernel '(launch)' runs unchecked: a launch of kernel 'elsewhere', which is not defined in this file, runs unchecked (ldcc checks a kernel's launches in the file that defines it)
+// WARN-NOT: warning
+
+// CHECK-LABEL: tileAcrossBarrier__ldcc_checked(
+// CHECK-SAME: cg::thread_block_tile<32> tile__ldcc2 = cg::tiled_partition<32>(block__ldcc1); ::ldcc::rt::type_t<float> v__ldcc3{};
+// CHECK-NOT: decltype(tile__ldcc2)
+// CHECK-LABEL: atomicMaxFloat__ldcc_checked(
+// CHECK: old = ::ldcc::rt::AtomicCall{ldcc_t}.atomicCAS(bits, assumed,
+// CHECK-LABEL: qualifiedCalls__ldcc_checked(
+// CHECK: ::ldcc::rt::AtomicCall{ldcc_t}.atomicAdd(m + 1, 1.0f);
+// CHECK-NEXT: (*::ldcc::rt::store(ldcc_t, &(t[threadIdx.x]))) = ::ldcc::rt::ClockCall{ldcc_t}.clock64();
+// CHECK-NEXT: if (threadIdx.x == 0) ::ldcc::rt::PrintfCall{ldcc_t}.printf("block %d\n", blockIdx.x);
+// CHECK-NEXT: ::ldcc::rt::AtomicCall{ldcc_t}.atomicAdd(&h[threadIdx.x % 4],
+// CHECK-NEXT: (*::ldcc::rt::store(ldcc_t, &(pixels[threadIdx.x]))) = make_uchar4(1, 2, 3, 4);
+// CHECK-NEXT: ::ldcc::rt::AtomicCall{ldcc_t}.atomicOr((unsigned *)&pixels[0], 0u);

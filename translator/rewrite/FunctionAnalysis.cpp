@@ -455,7 +455,6 @@ public:
     return true;
   }
 
-  // Placement new runs a constructor whose stores no hook sees (into whatever memory it is given).
   // A loop that waits for another thread's write (`while (*flag == 0);` on a volatile flag, a lock taken
   // with atomicCAS, a chained scan's wait on the previous block): each unit would wait on its own copy,
   // which the writer never reaches (DESIGN.md section 8: flag protocols and locks are refused).
@@ -487,6 +486,7 @@ public:
     return true;
   }
 
+  // Placement new runs a constructor whose stores no hook sees (into whatever memory it is given).
   bool VisitCXXNewExpr(CXXNewExpr *e) {
     if (e->getNumPlacementArgs() > 0) facts_.untracedStores.push_back(e);
     return true;
@@ -1445,12 +1445,11 @@ void TranslationUnitAnalysis::propagate() {
       if (why.empty() && statement && p.call.hoisted && !p.declarable)
         why = "inside a larger statement, with a value it cannot keep in a temporary (a reference, a type local to a "
               "function or depending on a template parameter)";
-      // What C++ evaluates before the call reads memory after it, unless it is inside another hoisted
-      // call (`f(in[0]) << f(in[1])`: both run, in source order, before the statement).
-      const std::set<const Stmt *> &hoistedBeside =
-          statement && callsInStatement[statement].size() > 1 ? callsInStatement[statement] : std::set<const Stmt *>{};
-      const bool readBefore = std::any_of(p.evaluatedBefore.begin(), p.evaluatedBefore.end(),
-                                          [&](const Expr *e) { return readsMemory(e, hoistedBeside); });
+      // What C++ evaluates before the call reads memory after it, unless it is inside another call of
+      // the statement (`f(in[0]) << f(in[1])`: with two, all are hoisted, in source order).
+      const bool readBefore = std::any_of(p.evaluatedBefore.begin(), p.evaluatedBefore.end(), [&](const Expr *e) {
+        return readsMemory(e, callsInStatement[statement]);
+      });
       if (why.empty() && statement && p.call.hoisted && readBefore)
         why = "after an operand that C++ evaluates first and that reads memory (`s[0] << f(s)`)";
       bool sideEffects = false;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Helpers named like CUDA's atomics, `::atomicCAS`, and cuda_fp16.h's atomicAdd (inputs/user_atomics.cu):
-# all four kernels checked (no warning), no race, and the output equal to native's in check and deterministic mode.
+# all five kernels checked (no warning), no race, and the output equal to native's in check and deterministic mode.
 # Usage: user_atomics.sh <native> <checked>. Exits 77 without a GPU.
 source "$(dirname "$0")/input_test_start.sh"
 fail=0

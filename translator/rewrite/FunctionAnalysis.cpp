@@ -458,11 +458,12 @@ public:
   // A loop that waits for another thread's write (`while (*flag == 0);` on a volatile flag, a lock taken
   // with atomicCAS, a chained scan's wait on the previous block): each unit would wait on its own copy,
   // which the writer never reaches (DESIGN.md section 8: flag protocols and locks are refused).
-  bool VisitWhileStmt(WhileStmt *loop) { return refuseSpinWait(loop->getCond()); }
-  bool VisitDoStmt(DoStmt *loop) { return refuseSpinWait(loop->getCond()); }
-  bool VisitForStmt(ForStmt *loop) { return refuseSpinWait(loop->getCond()); }
-  bool refuseSpinWait(const Expr *cond) {
+  bool VisitWhileStmt(WhileStmt *loop) { return refuseSpinWait(loop, loop->getCond()); }
+  bool VisitDoStmt(DoStmt *loop) { return refuseSpinWait(loop, loop->getCond()); }
+  bool VisitForStmt(ForStmt *loop) { return refuseSpinWait(loop, loop->getCond()); }
+  bool refuseSpinWait(const Stmt *loop, const Expr *cond) {
     struct Finder : RecursiveASTVisitor<Finder> {
+      const Stmt *loop = nullptr;
       bool found = false;
       bool VisitImplicitCastExpr(ImplicitCastExpr *cast) {
         const Expr *read = cast->getSubExpr();
@@ -474,16 +475,39 @@ public:
         return true;
       }
       bool VisitCallExpr(CallExpr *call) {
-        found = found || atomicNames().count(calleeName(call)) > 0;
+        found = found || (atomicNames().count(calleeName(call)) > 0 && !retriesOwnUpdate(call, loop));
         return true;
       }
     } finder;
     if (!cond) return true;
+    finder.loop = loop;
     finder.TraverseStmt(const_cast<Expr *>(cond));
     if (finder.found)
       refuse("a loop that waits on memory other threads write (a volatile flag or an atomic in its condition)",
              cond->getBeginLoc());
     return true;
+  }
+  // A compare-and-swap update written in a loop's condition (`while ((old = atomicCAS(p, a, f(a))) != a)
+  // a = old;`) expects a local the loop itself assigns: it retries after its own failed attempt, and
+  // waits for no other thread (a lock's `atomicCAS(&lock, 0, 1)` expects a value only another changes).
+  static bool retriesOwnUpdate(const CallExpr *call, const Stmt *loop) {
+    const std::string name = calleeName(call);
+    if (name != "atomicCAS" && name != "atomicCAS_block") return false;
+    const auto *ref = call->getNumArgs() == 3 ? dyn_cast<DeclRefExpr>(call->getArg(1)->IgnoreParenImpCasts()) : nullptr;
+    const auto *expected = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+    if (!expected || !expected->hasLocalStorage()) return false;
+    struct Assigned : RecursiveASTVisitor<Assigned> {
+      const VarDecl *var = nullptr;
+      bool found = false;
+      bool VisitBinaryOperator(BinaryOperator *op) {
+        if (op->isAssignmentOp())
+          if (const auto *lhs = dyn_cast<DeclRefExpr>(op->getLHS()->IgnoreParenImpCasts())) found = found || lhs->getDecl() == var;
+        return true;
+      }
+    } assigned;
+    assigned.var = expected;
+    assigned.TraverseStmt(const_cast<Stmt *>(loop));
+    return assigned.found;
   }
 
   // Placement new runs a constructor whose stores no hook sees (into whatever memory it is given).

@@ -52,10 +52,73 @@ Assignments assignmentsIn(const Stmt *body) {
   return collector.out;
 }
 
+// The roots of what a call returns (a pointer, or a reference), in the caller's terms; false where
+// the callee is not a user function traced here.
+using CallResultRoots = std::function<bool(const CallExpr *, RootTracer &, std::set<Root> &)>;
+
+// The expression a member function is called on (`arrow`: it is a pointer to the object), or null.
+const Expr *objectArgument(const CallExpr *call, bool &arrow) {
+  arrow = false;
+  if (const auto *member = dyn_cast<CXXMemberCallExpr>(call)) {
+    const auto *callee = dyn_cast<MemberExpr>(member->getCallee()->IgnoreParens());
+    if (!callee) return nullptr;
+    arrow = callee->isArrow();
+    return member->getImplicitObjectArgument();
+  }
+  if (const auto *op = dyn_cast<CXXOperatorCallExpr>(call); op && isa_and_nonnull<CXXMethodDecl>(op->getDirectCallee()))
+    return op->getNumArgs() > 0 ? op->getArg(0) : nullptr;
+  return nullptr;
+}
+
+// The argument a call passes for its callee's parameter `param` (a member operator's object is its
+// first argument), or null.
+const Expr *argumentFor(const CallExpr *call, unsigned param) {
+  if (const auto *op = dyn_cast<CXXOperatorCallExpr>(call); op && isa_and_nonnull<CXXMethodDecl>(op->getDirectCallee()))
+    ++param;
+  return param < call->getNumArgs() ? call->getArg(param) : nullptr;
+}
+
+// The parameter an lvalue names through fields of it (`b`, `b.inner`), with the fields; or null.
+const ParmVarDecl *parameterPath(const Expr *e, std::vector<const FieldDecl *> &fields) {
+  while (const auto *m = dyn_cast<MemberExpr>(e->IgnoreParenImpCasts())) {
+    const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
+    if (m->isArrow() || !f) return nullptr;
+    fields.insert(fields.begin(), f);
+    e = m->getBase();
+  }
+  const auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  return ref ? dyn_cast<ParmVarDecl>(ref->getDecl()) : nullptr;
+}
+
+}  // namespace
+
 // Traces lvalues and pointer values of one function back to their roots.
 class RootTracer {
 public:
-  explicit RootTracer(const FunctionDecl *fn) : assigned_(assignmentsIn(fn->getBody())) {}
+  RootTracer(const FunctionDecl *fn, CallResultRoots callResult)
+      : assigned_(assignmentsIn(fn->getBody())), callResult_(std::move(callResult)) {}
+
+  // A root of a callee's memory (what it writes, or what it returns) in the terms of this function,
+  // which makes the call.
+  void calleeRoot(const CallExpr *call, const Root &r, std::set<Root> &out) {
+    if (r.kind == Root::DeviceVar || r.kind == Root::Unknown) {
+      out.insert(r);
+      return;
+    }
+    bool arrow = false;
+    const Expr *source = r.kind == Root::This ? objectArgument(call, arrow) : argumentFor(call, r.param);
+    if (!source) return unknown(call, out);
+    if (r.kind == Root::This && r.fields.empty()) return arrow ? pointer(source, out) : lvalue(source, out);
+    if (r.kind == Root::Param && r.byReference) return lvalue(source, out);
+    if (r.kind == Root::Param && r.fields.empty()) return pointer(source, out);
+    // A pointer field of the object or of a struct argument: one of this function's parameters, or
+    // fields of one, passed by value.
+    std::vector<const FieldDecl *> fields;
+    const ParmVarDecl *p = arrow ? nullptr : parameterPath(source, fields);
+    if (!p) return unknown(call, out);
+    fields.insert(fields.end(), r.fields.begin(), r.fields.end());
+    param(p, std::move(fields), false, out);
+  }
 
   // The roots of the memory an lvalue designates. `loaded` is set where a pointer read from memory
   // (not a parameter or local) is on the way.
@@ -72,6 +135,10 @@ public:
     if (const auto *me = dyn_cast<MemberExpr>(e)) {
       if (me->isArrow()) return pointer(me->getBase(), out);
       return lvalue(me->getBase(), out);
+    }
+    if (const auto *co = dyn_cast<AbstractConditionalOperator>(e)) {
+      lvalue(co->getTrueExpr(), out);
+      return lvalue(co->getFalseExpr(), out);
     }
     if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
       const auto *v = dyn_cast<VarDecl>(ref->getDecl());
@@ -93,6 +160,7 @@ public:
       }
       if (v && v->isLocalVarDeclOrParm()) return;  // a local: not global memory
     }
+    if (const auto *call = dyn_cast<CallExpr>(e); call && callResult_(call, *this, out)) return;  // a returned reference
     unknown(e, out);
   }
 
@@ -118,10 +186,20 @@ public:
       pointer(co->getTrueExpr(), out);
       return pointer(co->getFalseExpr(), out);
     }
+    if (isa<CXXThisExpr>(e)) {
+      Root r;
+      r.kind = Root::This;
+      out.insert(r);
+      return;
+    }
+    if (const auto *call = dyn_cast<CallExpr>(e); call && callResult_(call, *this, out)) return;  // a returned pointer
     unknown(e, out);
   }
 
   SourceLocation loadedAt;  // first pointer loaded from memory that a store goes through
+  void loaded(const Expr *e, std::set<Root> &) {
+    if (loadedAt.isInvalid()) loadedAt = e->getBeginLoc();
+  }
   // First store through a generic kernel parameter (genericParam): the host makes no copies of what
   // it points to, so instantiated with a pointer, it would write the program's memory behind the
   // checker's back.
@@ -143,20 +221,34 @@ private:
       if (isDeviceVariable(v)) return loaded(e, out);  // a pointer stored in a __device__ variable
       return unknown(e, out);
     }
-    if (const auto *me = dyn_cast<MemberExpr>(e); me && !me->isArrow()) {
+    if (const auto *me = dyn_cast<MemberExpr>(e)) {
+      // A pointer field of the object a member function is called on (`data` in `return data[i];`).
       std::vector<const FieldDecl *> fields;
-      const Expr *base = e;
-      while (const auto *m = dyn_cast<MemberExpr>(base->IgnoreParenImpCasts())) {
-        if (m->isArrow()) break;
+      const Expr *object = e;
+      while (const auto *m = dyn_cast<MemberExpr>(object->IgnoreParenImpCasts())) {
         const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
         if (!f) break;
         fields.insert(fields.begin(), f);
-        base = m->getBase();
+        object = m->getBase();
+        if (!m->isArrow()) continue;
+        if (!isa<CXXThisExpr>(object->IgnoreParenImpCasts())) break;
+        Root r;
+        r.kind = Root::This;
+        r.fields = std::move(fields);
+        out.insert(r);
+        return;
       }
-      if (const auto *ref = dyn_cast<DeclRefExpr>(base->IgnoreParenImpCasts()))
-        if (const auto *p = dyn_cast<ParmVarDecl>(ref->getDecl()); p && !p->getType()->isReferenceType())
-          return param(p, fields, false, out);
-      return loaded(e, out);
+      fields.clear();
+      if (const ParmVarDecl *p = parameterPath(e, fields); p && !p->getType()->isReferenceType())
+        return param(p, std::move(fields), false, out);
+    }
+    if (const auto *element = dyn_cast<ArraySubscriptExpr>(e)) {
+      // An element of a struct parameter's array of pointers (`o.out[k]`): any of its pointers.
+      const auto *decay = dyn_cast<ImplicitCastExpr>(element->getBase()->IgnoreParens());
+      std::vector<const FieldDecl *> fields;
+      if (decay && decay->getCastKind() == CK_ArrayToPointerDecay && isa<MemberExpr>(decay->getSubExpr()->IgnoreParens()))
+        if (const ParmVarDecl *p = parameterPath(decay->getSubExpr(), fields); p && !p->getType()->isReferenceType())
+          return param(p, std::move(fields), false, out);
     }
     loaded(e, out);
   }
@@ -177,9 +269,6 @@ private:
     r.fields = std::move(fields);
     r.byReference = byReference;
     out.insert(r);
-  }
-  void loaded(const Expr *e, std::set<Root> &) {
-    if (loadedAt.isInvalid()) loadedAt = e->getBeginLoc();
   }
   void unknown(const Expr *e, std::set<Root> &out) {
     if (unrebasedAt.isInvalid() && throughUnrebasedKernelParam(e)) unrebasedAt = e->getBeginLoc();
@@ -210,8 +299,14 @@ private:
   }
 
   Assignments assigned_;
+  CallResultRoots callResult_;
   std::set<const VarDecl *> visiting_;
 };
+
+namespace {
+
+// The most pointers an array member of a struct parameter may hold and each be rebased.
+constexpr uint64_t kMaxPointerArray = 64;
 
 // Every pointer the kernel receives, with its path through struct parameters (three levels deep).
 void collectPointers(ASTContext &ctx, QualType type, unsigned param, std::vector<const FieldDecl *> fields,
@@ -236,10 +331,24 @@ void collectPointers(ASTContext &ctx, QualType type, unsigned param, std::vector
   if (const auto *cxx = dyn_cast<CXXRecordDecl>(rd); cxx && cxx->isLambda()) return;
   const ASTRecordLayout &layout = ctx.getASTRecordLayout(rd);
   for (const FieldDecl *f : rd->fields()) {
-    if (f->isBitField() || f->getType()->isArrayType()) continue;
+    if (f->isBitField()) continue;
     std::vector<const FieldDecl *> path = fields;
     path.push_back(f);
     const long long at = offset < 0 ? -1 : offset + (long long)(layout.getFieldOffset(f->getFieldIndex()) / 8);
+    if (const auto *array = ctx.getAsConstantArrayType(f->getType())) {
+      // An array of pointers (`float* out[3]`): each element is a pointer of its own, all with the
+      // array's path (a store through `o.out[k]` may be through any of them).
+      const QualType element = array->getElementType();
+      const uint64_t count = array->getSize().getZExtValue();
+      if (!element->isPointerType() || count > kMaxPointerArray) continue;
+      const long long stride = (long long)ctx.getTypeSizeInChars(element).getQuantity();
+      for (uint64_t k = 0; k < count; ++k)
+        collectPointers(ctx, element, param, path, access + "." + f->getNameAsString() + "[" + std::to_string(k) + "]",
+                        at < 0 ? -1 : at + (long long)k * stride,
+                        assignable && !type.isConstQualified() && !f->getType().isConstQualified(), out);
+      continue;
+    }
+    if (f->getType()->isArrayType()) continue;
     collectPointers(ctx, f->getType(), param, path, access + "." + f->getNameAsString(), at,
                     assignable && !type.isConstQualified() && !f->getType().isConstQualified(), out);
   }
@@ -251,10 +360,38 @@ GlobalTargetAnalysis::GlobalTargetAnalysis(ASTContext &ctx, TranslationUnitAnaly
   for (const FunctionFacts &f : tu.functions()) writesOf(f);
 }
 
+RootTracer GlobalTargetAnalysis::tracerFor(const FunctionDecl *fn) {
+  return RootTracer(fn, [this](const CallExpr *call, RootTracer &tracer, std::set<Root> &out) {
+    const FunctionDecl *callee = tu_.userCallee(call);
+    const FunctionFacts *cf = callee ? tu_.facts(callee) : nullptr;
+    if (!cf) return false;
+    const Returned returned = returnsOf(*cf);
+    for (const Root &r : returned.roots) tracer.calleeRoot(call, r, out);
+    if (returned.loaded) tracer.loaded(call, out);
+    return true;
+  });
+}
+
+GlobalTargetAnalysis::Returned GlobalTargetAnalysis::returnsOf(const FunctionFacts &facts) {
+  if (auto found = returns_.find(facts.fn); found != returns_.end()) return found->second;
+  returns_[facts.fn] = Returned{{Root{}}, false};  // recursion: what a call of a function being traced returns is unknown
+  Returned result{{Root{}}, false};
+  const QualType type = facts.fn->getReturnType();
+  if (type->isPointerType() || type->isReferenceType()) {
+    RootTracer tracer = tracerFor(facts.fn);
+    std::set<Root> roots;
+    for (const ReturnStmt *r : facts.returns)
+      if (const Expr *value = r->getRetValue()) type->isReferenceType() ? tracer.lvalue(value, roots) : tracer.pointer(value, roots);
+    result = Returned{std::vector<Root>(roots.begin(), roots.end()), tracer.loadedAt.isValid()};
+  }
+  returns_[facts.fn] = result;
+  return result;
+}
+
 std::vector<Root> GlobalTargetAnalysis::writesOf(const FunctionFacts &facts) {
   if (auto found = writes_.find(facts.fn); found != writes_.end()) return found->second;
   writes_[facts.fn] = {};  // recursion: a call of a function being traced adds nothing
-  RootTracer tracer(facts.fn);
+  RootTracer tracer = tracerFor(facts.fn);
   std::set<Root> roots;
   for (const Expr *lhs : facts.hookedStores) tracer.lvalue(lhs, roots);
   for (const CallExpr *call : facts.atomics)
@@ -265,29 +402,7 @@ std::vector<Root> GlobalTargetAnalysis::writesOf(const FunctionFacts &facts) {
     const FunctionDecl *callee = tu_.userCallee(call);
     const FunctionFacts *cf = callee ? tu_.facts(callee) : nullptr;
     if (!cf) continue;
-    for (const Root &r : writesOf(*cf)) {
-      if (r.kind != Root::Param) {
-        roots.insert(r);
-        continue;
-      }
-      if (r.param >= call->getNumArgs()) {
-        roots.insert(Root{});
-        continue;
-      }
-      const Expr *arg = call->getArg(r.param);
-      if (r.byReference) {
-        tracer.lvalue(arg, roots);
-      } else if (r.fields.empty()) {
-        tracer.pointer(arg, roots);
-      } else if (const auto *ref = dyn_cast<DeclRefExpr>(arg->IgnoreParenImpCasts());
-                 ref && isa<ParmVarDecl>(ref->getDecl())) {
-        Root mapped = r;
-        mapped.param = cast<ParmVarDecl>(ref->getDecl())->getFunctionScopeIndex();
-        roots.insert(mapped);
-      } else {
-        roots.insert(Root{});
-      }
-    }
+    for (const Root &r : writesOf(*cf)) tracer.calleeRoot(call, r, roots);
   }
   if (tracer.loadedAt.isValid())
     tu_.refuse(facts.fn, Refusal{"a store through a pointer loaded from memory", tracer.loadedAt});

@@ -45,6 +45,8 @@ struct KernelGlobals {
   Refusal refusal;
 };
 
+class RootTracer;
+
 // Written-ness for every function of the translation unit. Construct after the unit analysis;
 // it records refusals (pointers loaded from memory and written through) in the facts.
 class GlobalTargetAnalysis {
@@ -53,7 +55,8 @@ public:
   KernelGlobals of(const FunctionFacts &kernel) const;
 
   struct Root {
-    enum Kind { Param, DeviceVar, Unknown } kind = Unknown;
+    // This: the object a member function is called on (with fields: a pointer read from them).
+    enum Kind { Param, DeviceVar, This, Unknown } kind = Unknown;
     unsigned param = 0;
     std::vector<const clang::FieldDecl *> fields;
     bool byReference = false;  // a reference parameter: the caller's argument is the lvalue
@@ -62,10 +65,19 @@ public:
   };
 
 private:
+  // What a function's returned pointer or reference designates (`*countPtr() = 7`, `g.at(r, c) = v`);
+  // loaded: a pointer it read from memory.
+  struct Returned {
+    std::vector<Root> roots;
+    bool loaded = false;
+  };
   std::vector<Root> writesOf(const FunctionFacts &facts);
+  Returned returnsOf(const FunctionFacts &facts);
+  RootTracer tracerFor(const clang::FunctionDecl *fn);
   clang::ASTContext &ctx_;
   TranslationUnitAnalysis &tu_;
   std::map<const clang::FunctionDecl *, std::vector<Root>> writes_;
+  std::map<const clang::FunctionDecl *, Returned> returns_;
 };
 
 }  // namespace ldcc::translator

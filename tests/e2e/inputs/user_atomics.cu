@@ -3,7 +3,7 @@
 // unresolved call in the template's pattern), and the double atomicAdd overload old code declares for
 // devices without one (here under another name than CUDA's, which sm_60+ has). They are cloned like
 // other helpers and the atomicCAS inside hooked (one spelled `::atomicCAS`, as such helpers often
-// are). halfCounts adds __half2 pairs with cuda_fp16.h's atomicAdd, an overload the header declares
+// are), and a minimum whose CAS is in its loop's condition. halfCounts adds __half2 pairs with cuda_fp16.h's atomicAdd, an overload the header declares
 // after ldcc's. Race-free: the checked output must equal native's.
 #include <cstdio>
 #include <cuda_fp16.h>
@@ -28,6 +28,19 @@ __device__ double atomicAddDouble(double* addr, double v) {
     old = ::atomicCAS(bits, assumed, __double_as_longlong(v + __longlong_as_double(assumed)));
   } while (old != assumed);
   return __longlong_as_double(old);
+}
+
+// The same update written in the loop's condition (a spin-wait before 2026-11-30: refused).
+__device__ float atomicMinFloat(float* addr, float v) {
+  int* bits = (int*)addr;
+  int assumed = *bits, old;
+  while ((old = atomicCAS(bits, assumed, __float_as_int(fminf(v, __int_as_float(assumed))))) != assumed) assumed = old;
+  return __int_as_float(old);
+}
+
+__global__ void minOf(const float* in, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicMinFloat(out, in[i]);
 }
 
 __global__ void maxOf(const float* in, float* out, int n) {
@@ -87,6 +100,11 @@ int main() {
   cudaMemcpy(host_counts, counts, sizeof host_counts, cudaMemcpyDeviceToHost);
   for (int i = 0; i < 8; ++i)
     printf("counts[%d] %g %g\n", i, __low2float(host_counts[i]), __high2float(host_counts[i]));
+  const float highest = 1e30f;
+  cudaMemcpy(out, &highest, sizeof highest, cudaMemcpyHostToDevice);
+  minOf<<<(n + 127) / 128, 128>>>(in, out, n);
+  cudaMemcpy(host_out, out, sizeof(float), cudaMemcpyDeviceToHost);
+  printf("min %g\n", host_out[0]);
   cudaFree(in);
   cudaFree(out);
   cudaFree(sum);

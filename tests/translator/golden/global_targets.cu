@@ -58,12 +58,46 @@ __global__ void constructed(Pair *pairs, float a) {
   new (&pairs[threadIdx.x]) Pair(a);
 }
 
+// Stores through what a helper returns: a pointer to a __device__ variable, a pointer computed from
+// an argument, a reference into a member function's object, and a pointer it loaded from memory.
+__device__ int g_count;
+__device__ int *countPtr() { return &g_count; }
+__device__ float *rowOf(float *base, int r) { return base + r * 32; }
+__device__ float &pick(float &a, float &b, bool first) { return first ? a : b; }
+
+struct Grid {
+  float *data;
+  const float *weights;
+  int width;
+  __device__ float &at(int r, int c) { return data[r * width + c]; }
+  __device__ float *row(int r) const { return data + r * width; }
+};
+
+__device__ float *rowFrom(float **rows, int r) { return rows[r]; }
+
+__global__ void returned(Grid g, float *table, float *left, float *right, float *unread, const float *in) {
+  *countPtr() = 7;
+  atomicAdd(countPtr(), 1);
+  rowOf(table, blockIdx.x)[threadIdx.x] = in[threadIdx.x];
+  g.at(blockIdx.x, threadIdx.x) = g.weights[threadIdx.x];
+  g.row(0)[threadIdx.x] += 1.0f;
+  pick(left[threadIdx.x], right[threadIdx.x], threadIdx.x % 2 == 0) = 2.0f;
+  (void)unread;
+}
+
+__global__ void returnedLoaded(float **rows, float *out) {
+  rowFrom(rows, blockIdx.x)[threadIdx.x] = 1.0f;
+  out[0] = 2.0f;
+}
+
 void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *out, float *f, Pair *pairs) {
   scale<<<(n + 255) / 256, 256>>>(b, w, s, r, n);
   chase<<<4, 32>>>(rows, out);
   streamed<<<1, 64>>>(f, 2.0f);
   polar<<<1, 64>>>(f, 2.0f);
   constructed<<<1, 64>>>(pairs, 1.0f);
+  returned<<<2, 32>>>(Grid{f, f, 32}, f, f, f, f, f);
+  returnedLoaded<<<2, 32>>>((float **)rows, f);
 }
 
 // scale writes b.out (offset 8 in Buffers), result (through the helper) and g_max; not b.in,
@@ -78,6 +112,11 @@ void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *ou
 // CHECK: ldcc_desc_2 = {"streamed", {{.*}}, nullptr, nullptr, ldcc_desc_2_globals, {{[0-9]+}}u, "a call of __stwt, which may store where no hook sees it ({{.*}}/global_targets.cu:38)", false};
 // CHECK: ldcc_desc_3 = {"polar", {{.*}}, nullptr, nullptr, ldcc_desc_3_globals, 1u, nullptr, false};
 // CHECK: ldcc_desc_4 = {"constructed", {{.*}}, nullptr, nullptr, ldcc_desc_4_globals, {{[0-9]+}}u, "a placement new, whose constructor stores where no hook sees it ({{.*}}/global_targets.cu:{{[0-9]+}})", false};
+// returned writes g.data (through the member functions: not g.weights), table (through rowOf), left
+// and right (through pick's reference) and g_count (through countPtr, a store and an atomic); not
+// unread. returnedLoaded stores through a pointer its helper read from memory: unchecked.
+// CHECK: ldcc_desc_5_globals[] = {{[{][{]}}"g.data", 0, 0ull, 4ull, false, false}, {"table", 1, 0ull, 4ull, false, false}, {"left", 2, 0ull, 4ull, false, false}, {"right", 3, 0ull, 4ull, false, false}, {"g_count", -1, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
+// CHECK: ldcc_desc_6 = {"returnedLoaded", {{.*}}, "a store through a pointer loaded from memory", "{{.*}}/global_targets.cu:{{[0-9]+}}", ldcc_desc_6_globals, 0u, nullptr, false};
 
 // The helper redirects nothing itself: it writes through the pointer it is given.
 // CHECK: __device__ void bump__ldcc_checked(::ldcc::rt::ThreadState& ldcc_t, int *p, int v) {{[{][{]}} (*::ldcc::rt::store(ldcc_t, &(*p))) += v; } }

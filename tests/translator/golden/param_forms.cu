@@ -83,6 +83,10 @@ void run(const float *in, float *out, int *iout, int n) {
 // CHECK: ldcc_desc_0_globals[] = {{[{][{]}}"out", 1, 0ull, 4ull, true, false},
 // CHECK: ldcc_desc_1_globals[] = {{[{][{]}}"a.out", 0, 0ull, 4ull, false, false},
 // CHECK: ldcc_desc_2_globals[] = {{[{][{]}}"out", 0, 0ull, 4ull, true, false},
+// pointerArrays and constPointerArray (below):
+// CHECK: ldcc_desc_{{[0-9]+}}_globals[] = {{[{][{]}}"o.out[0]", 0, 0ull, 4ull, false, false}, {"o.out[1]", 0, 8ull, 4ull, false, false}, {"o.out[2]", 0, 16ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
+// CHECK-NEXT: = {"pointerArrays",
+// CHECK: = {"constPointerArray", {{.*}}, "a written pointer in a const member of a struct parameter (f.out[0])",
 
 // CHECK: constOut__ldcc_checked(__grid_constant__ const ::ldcc::rt::LaunchCtx ldcc_ctx, const float *const __restrict__ in, float *const __restrict__ out__ldcc_const, const int n)
 // CHECK-SAME: std::remove_const_t<decltype(out__ldcc_const)> out = out__ldcc_const; out = ::ldcc::rt::global_ptr(ldcc_t, out);
@@ -113,5 +117,26 @@ __global__ void constArrayMember(const Weights p, float *out) {
 // CHECK: constArrayMember__ldcc_checked(
 // CHECK-SAME: struct ldcc_frame { } ldcc_ck, ldcc_p1;
 
+// A struct parameter with an array of pointers: each element is a pointer of its own, at its offset,
+// rebased in the clone; a store through `o.out[k]` writes all of the array's (k is not known); the
+// read-only array is rebased but not listed. Written through an array of const pointers, which the
+// clone cannot rebase, the kernel runs unchecked. (Before 2026-11-30 both were refused as "a store
+// through a pointer loaded from memory".)
+struct Outs { float *out[3]; const float *in[2]; int n; };
+struct FixedOuts { float *const out[2]; };
+__global__ void pointerArrays(Outs o) {
+  for (int k = 0; k < 3; ++k) o.out[k][threadIdx.x] = o.in[k % 2][threadIdx.x] * k;
+  __syncthreads();
+  o.out[0][threadIdx.x] += o.out[1][(threadIdx.x + 1) % 64];
+}
+__global__ void constPointerArray(FixedOuts f) { f.out[1][threadIdx.x] = 1.0f; }
+void runArrays(Outs o, FixedOuts f) {
+  pointerArrays<<<1, 64>>>(o);
+  constPointerArray<<<1, 64>>>(f);
+}
+// CHECK: pointerArrays__ldcc_checked(
+// CHECK-SAME: o.out[0] = ::ldcc::rt::global_ptr(ldcc_t, o.out[0]); o.out[1] = ::ldcc::rt::global_ptr(ldcc_t, o.out[1]); o.out[2] = ::ldcc::rt::global_ptr(ldcc_t, o.out[2]); o.in[0] = ::ldcc::rt::global_ptr(ldcc_t, o.in[0]); o.in[1] = ::ldcc::rt::global_ptr(ldcc_t, o.in[1]);
+
 // WARN: param_forms.cu:58: warning: ldcc: kernel 'twoCounts' runs unchecked: two barriers in one statement
 // WARN-NEXT: param_forms.cu:65: warning: ldcc: kernel 'dependentAuto' runs unchecked: the local 'v' lives across a barrier and cannot be moved to function scope (its type is a dependent auto)
+// WARN-NEXT: param_forms.cu:{{[0-9]+}}: warning: ldcc: kernel 'constPointerArray' runs unchecked: a written pointer in a const member of a struct parameter (f.out[0])

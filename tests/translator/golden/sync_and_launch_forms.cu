@@ -58,6 +58,24 @@ __global__ void spinWait(volatile int *flags, int *out) {
   flags[blockIdx.x] = 1;
 }
 
+// A compare-and-swap update written in the condition expects a local the loop assigns: checked. A
+// lock's CAS expects a constant only another thread restores: a wait, refused.
+__device__ float atomicMinFloat(float *address, float val) {
+  int *bits = (int *)address;
+  int assumed = *bits, old;
+  while ((old = atomicCAS(bits, assumed, __float_as_int(fminf(val, __int_as_float(assumed))))) != assumed) assumed = old;
+  return __int_as_float(old);
+}
+
+__global__ void casInCondition(const float *in, float *m) { atomicMinFloat(m, in[threadIdx.x]); }
+
+__global__ void casLock(int *lock, int *out) {
+  while (atomicCAS(lock, 0, 1) != 0) {
+  }
+  out[0] += 1;
+  atomicExch(lock, 0);
+}
+
 __global__ void surfaceWrite(cudaSurfaceObject_t surface) {
   surf2Dwrite(1.0f, surface, threadIdx.x * 4, blockIdx.x);
 }
@@ -106,6 +124,8 @@ void run(float *a, int *s, volatile int *flags, cudaSurfaceObject_t surface, lon
   namedBarrier<<<1, 256>>>(a);
   spinWait<<<4, 1>>>(flags, s);
   surfaceWrite<<<1, 32>>>(surface);
+  casInCondition<<<1, 64>>>(a, a);
+  casLock<<<4, 1>>>(s, s);
   tileAcrossBarrier<<<1, 256>>>(a, a);
   qualifiedCalls<<<1, 64>>>(a, a, t, h, px);
 }
@@ -114,11 +134,15 @@ void run(float *a, int *s, volatile int *flags, cudaSurfaceObject_t surface, lon
 // WARN-DAG: sync_and_launch_forms.cu:42: warning: ldcc: kernel 'genericSync' runs unchecked: it calls groupSync, which cannot be checked: a barrier that depends on a template parameter (thread_block::sync() in groupSync)
 // WARN-DAG: sync_and_launch_forms.cu:49: warning: ldcc: kernel 'namedBarrier' runs unchecked: a named barrier (__barrier_sync)
 // WARN-DAG: sync_and_launch_forms.cu:55: warning: ldcc: kernel 'spinWait' runs unchecked: a loop that waits on memory other threads write (a volatile flag or an atomic in its condition)
-// WARN-DAG: sync_and_launch_forms.cu:62: warning: ldcc: kernel 'surfaceWrite' runs unchecked: a surface write (surf2Dwrite)
-// WARN-DAG: sync_and_launch_forms.cu:100: warning: ldcc: kernel '(launch)' runs unchecked: a launch through cudaLaunchKernel runs unchecked (launch with <<<...>>> to check it)
-// WARN-DAG: sync_and_launch_forms.cu:102: warning: ldcc: kernel '(launch)' runs unchecked: a launch through a function pointer runs unchecked
-// WARN-DAG: sync_and_launch_forms.cu:103: warning: ldcc: kernel '(launch)' runs unchecked: a launch of kernel 'elsewhere', which is not defined in this file, runs unchecked (ldcc checks a kernel's launches in the file that defines it)
+// WARN-DAG: sync_and_launch_forms.cu:73: warning: ldcc: kernel 'casLock' runs unchecked: a loop that waits on memory other threads write (a volatile flag or an atomic in its condition)
+// WARN-DAG: sync_and_launch_forms.cu:80: warning: ldcc: kernel 'surfaceWrite' runs unchecked: a surface write (surf2Dwrite)
+// WARN-DAG: sync_and_launch_forms.cu:118: warning: ldcc: kernel '(launch)' runs unchecked: a launch through cudaLaunchKernel runs unchecked (launch with <<<...>>> to check it)
+// WARN-DAG: sync_and_launch_forms.cu:120: warning: ldcc: kernel '(launch)' runs unchecked: a launch through a function pointer runs unchecked
+// WARN-DAG: sync_and_launch_forms.cu:121: warning: ldcc: kernel '(launch)' runs unchecked: a launch of kernel 'elsewhere', which is not defined in this file, runs unchecked (ldcc checks a kernel's launches in the file that defines it)
 // WARN-NOT: warning
+
+// The CAS update in a condition is hooked in the helper's clone (the kernel is launched checked: below).
+// CHECK: while ((old = ::ldcc::rt::AtomicCall{ldcc_t}.atomicCAS(bits, assumed, __float_as_int(fminf(val, __int_as_float(assumed))))) != assumed) assumed = old;
 
 // CHECK-LABEL: tileAcrossBarrier__ldcc_checked(
 // CHECK-SAME: cg::thread_block_tile<32> tile__ldcc2 = cg::tiled_partition<32>(block__ldcc1); ::ldcc::rt::type_t<float> v__ldcc3{};
@@ -132,3 +156,5 @@ void run(float *a, int *s, volatile int *flags, cudaSurfaceObject_t surface, lon
 // CHECK-NEXT: ::ldcc::rt::AtomicCall{ldcc_t}.atomicAdd(&h[threadIdx.x % 4],
 // CHECK-NEXT: (*::ldcc::rt::store(ldcc_t, &(pixels[threadIdx.x]))) = make_uchar4(1, 2, 3, 4);
 // CHECK-NEXT: ::ldcc::rt::AtomicCall{ldcc_t}.atomicOr((unsigned *)&pixels[0], 0u);
+// CHECK: ::ldcc::rt::launch(::ldcc_desc_{{[0-9]+}}, casInCondition, casInCondition__ldcc_checked,
+// CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_{{[0-9]+}}, casLock,

@@ -26,6 +26,7 @@
 #include "ldcc/kernels/check_kernels.h"
 #include "ldcc/translated.cuh"
 #include "report.h"
+#include "watchdog.h"
 
 namespace ldcc::rt {
 namespace {
@@ -576,6 +577,9 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   if (desc.unchecked_reason)
     return unchecked(std::string(desc.unchecked_reason) + " (" + desc.unchecked_where + ")");
   if (!checked || !blocks_clone) return unchecked("the translation gave it no checked clones");
+  // Destroyed after the launch's buffers (declared below): their stream-ordered frees are in the work
+  // it watches.
+  const LaunchWatch watch(desc.name, mode == Mode::Deterministic ? "deterministic" : "checked", stream);
 
   // A launch error of the user's own configuration is reported as native: launch the original.
   const uint32_t threads = block.x * block.y * block.z;

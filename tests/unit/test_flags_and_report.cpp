@@ -43,7 +43,7 @@ TEST(Flags, MemoryFlagFallsBackWithAWarningNamingIt) {
 
 TEST(Flags, EveryFlagIsDocumented) {
   const std::string help = flags_help();
-  for (const char* name : {"LDCC_MODE", "LDCC_REPORT", "LDCC_ERROR_EXITCODE", "LDCC_MEM_LIMIT", "LDCC_WARP_COPIES", "LDCC_LOG_CAPACITY", "LDCC_VERBOSE"})
+  for (const char* name : {"LDCC_MODE", "LDCC_REPORT", "LDCC_ERROR_EXITCODE", "LDCC_MEM_LIMIT", "LDCC_WARP_COPIES", "LDCC_LOG_CAPACITY", "LDCC_VERBOSE", "LDCC_WATCHDOG"})
     EXPECT_NE(help.find(name), std::string::npos) << name;
 }
 

@@ -462,9 +462,11 @@ public:
   bool VisitDoStmt(DoStmt *loop) { return refuseSpinWait(loop, loop->getCond()); }
   bool VisitForStmt(ForStmt *loop) { return refuseSpinWait(loop, loop->getCond()); }
   bool refuseSpinWait(const Stmt *loop, const Expr *cond) {
+    // In the condition, and in the user functions it calls (`while (!ready(flag))`).
     struct Finder : RecursiveASTVisitor<Finder> {
       const Stmt *loop = nullptr;
       bool found = false;
+      std::set<const FunctionDecl *> entered;
       bool VisitImplicitCastExpr(ImplicitCastExpr *cast) {
         const Expr *read = cast->getSubExpr();
         if (cast->getCastKind() == CK_LValueToRValue && read->getType().isVolatileQualified()) {
@@ -476,6 +478,17 @@ public:
       }
       bool VisitCallExpr(CallExpr *call) {
         found = found || (atomicNames().count(calleeName(call)) > 0 && !retriesOwnUpdate(call, loop));
+        const FunctionDecl *callee = call->getDirectCallee();
+        const FunctionDecl *definition = callee ? callee->getDefinition() : nullptr;
+        if (definition && definition->getBody() && entered.insert(definition).second) TraverseStmt(definition->getBody());
+        return true;
+      }
+      // A load inline PTX makes as another thread's store may change it (`ld.volatile`, `ld.acquire`, `ld.relaxed`).
+      bool VisitGCCAsmStmt(GCCAsmStmt *asmStmt) {
+        const std::string text = asmStmt->getAsmString();
+        found = found || (text.find("ld.") != std::string::npos &&
+                          (text.find(".volatile") != std::string::npos || text.find(".acquire") != std::string::npos ||
+                           text.find(".relaxed") != std::string::npos));
         return true;
       }
     } finder;
@@ -483,7 +496,8 @@ public:
     finder.loop = loop;
     finder.TraverseStmt(const_cast<Expr *>(cond));
     if (finder.found)
-      refuse("a loop that waits on memory other threads write (a volatile flag or an atomic in its condition)",
+      refuse("a loop that waits on memory other threads write (a volatile flag or an atomic in its condition, or in a "
+             "function it calls)",
              cond->getBeginLoc());
     return true;
   }

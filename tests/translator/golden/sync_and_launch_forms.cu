@@ -130,15 +130,37 @@ void run(float *a, int *s, volatile int *flags, cudaSurfaceObject_t surface, lon
   qualifiedCalls<<<1, 64>>>(a, a, t, h, px);
 }
 
+// Waits the condition reaches through a function it calls: a volatile read, and inline PTX's acquire
+// load. A wait whose load is in the loop's body is not seen here (the runtime's watchdog stops such a
+// launch: e2e stuck_wait).
+__device__ bool ready(volatile int *flag) { return *flag != 0; }
+__device__ int acquired(const int *flag) {
+  int v;
+  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(flag));
+  return v;
+}
+__global__ void helperWait(volatile int *flag, int *out) {
+  while (!ready(flag)) {
+  }
+  out[0] = 1;
+}
+__global__ void asmWait(const int *flag, int *out) {
+  while (acquired(flag) == 0) {
+  }
+  out[0] = 1;
+}
+
 // WARN-DAG: sync_and_launch_forms.cu:31: warning: ldcc: kernel 'groupSum' runs unchecked: it calls reduceSum, which cannot be checked: a sync() of a cooperative_groups::thread_group, which may be the whole block
 // WARN-DAG: sync_and_launch_forms.cu:42: warning: ldcc: kernel 'genericSync' runs unchecked: it calls groupSync, which cannot be checked: a barrier that depends on a template parameter (thread_block::sync() in groupSync)
 // WARN-DAG: sync_and_launch_forms.cu:49: warning: ldcc: kernel 'namedBarrier' runs unchecked: a named barrier (__barrier_sync)
-// WARN-DAG: sync_and_launch_forms.cu:55: warning: ldcc: kernel 'spinWait' runs unchecked: a loop that waits on memory other threads write (a volatile flag or an atomic in its condition)
-// WARN-DAG: sync_and_launch_forms.cu:73: warning: ldcc: kernel 'casLock' runs unchecked: a loop that waits on memory other threads write (a volatile flag or an atomic in its condition)
+// WARN-DAG: sync_and_launch_forms.cu:55: warning: ldcc: kernel 'spinWait' runs unchecked: a loop that waits on memory other threads write (a volatile flag or an atomic in its condition, or in a function it calls)
+// WARN-DAG: sync_and_launch_forms.cu:73: warning: ldcc: kernel 'casLock' runs unchecked: a loop that waits on memory other threads write (a volatile flag or an atomic in its condition, or in a function it calls)
 // WARN-DAG: sync_and_launch_forms.cu:80: warning: ldcc: kernel 'surfaceWrite' runs unchecked: a surface write (surf2Dwrite)
 // WARN-DAG: sync_and_launch_forms.cu:118: warning: ldcc: kernel '(launch)' runs unchecked: a launch through cudaLaunchKernel runs unchecked (launch with <<<...>>> to check it)
 // WARN-DAG: sync_and_launch_forms.cu:120: warning: ldcc: kernel '(launch)' runs unchecked: a launch through a function pointer runs unchecked
 // WARN-DAG: sync_and_launch_forms.cu:121: warning: ldcc: kernel '(launch)' runs unchecked: a launch of kernel 'elsewhere', which is not defined in this file, runs unchecked (ldcc checks a kernel's launches in the file that defines it)
+// WARN-DAG: sync_and_launch_forms.cu:{{[0-9]+}}: warning: ldcc: kernel 'helperWait' runs unchecked: a loop that waits on memory other threads write (a volatile flag or an atomic in its condition, or in a function it calls)
+// WARN-DAG: sync_and_launch_forms.cu:{{[0-9]+}}: warning: ldcc: kernel 'asmWait' runs unchecked: a loop that waits on memory other threads write (a volatile flag or an atomic in its condition, or in a function it calls)
 // WARN-NOT: warning
 
 // The CAS update in a condition is hooked in the helper's clone (the kernel is launched checked: below).

@@ -23,6 +23,18 @@ const std::string &defaultResourceDir() {
   return dir;
 }
 
+const char *const kParseOnlyHeaderPath = "/ldcc-parse-only/cache_hint_intrinsics.h";
+// Templates: any pointee the CUDA overloads take; a system header, so calls of them are stores and
+// loads no hook sees (FunctionAnalysis: untraced stores), as __stwt's are.
+const char *const kParseOnlyHeaderText = R"(#pragma clang system_header
+#pragma once
+template <class T> __attribute__((device)) T __ldca(const T *);
+template <class T> __attribute__((device)) T __ldlu(const T *);
+template <class T, class V> __attribute__((device)) void __stcg(T *, V);
+template <class T, class V> __attribute__((device)) void __stcs(T *, V);
+template <class T, class V> __attribute__((device)) void __stwb(T *, V);
+)";
+
 std::vector<std::string> buildClangArgs(const CudaParseOptions &opts) {
   const std::string &cuda = opts.cudaPath.empty() ? defaultCudaPath() : opts.cudaPath;
   const std::string &resource =
@@ -45,6 +57,7 @@ std::vector<std::string> buildClangArgs(const CudaParseOptions &opts) {
       "-Xclang", "-target-sdk-version=12.9",
       opts.side == CudaSide::Device ? "--cuda-device-only" : "--cuda-host-only",
       "-resource-dir", resource,
+      "-include", kParseOnlyHeaderPath,
   };
   for (const auto &dir : opts.includeDirs) args.push_back("-I" + dir);
   for (const auto &def : opts.defines) args.push_back("-D" + def);

@@ -29,11 +29,17 @@ struct CudaParseOptions {
 const std::string &defaultCudaPath();
 const std::string &defaultResourceDir();
 
+// A header only ldcc's parse includes (a virtual file the tools map at this path): declarations of
+// CUDA's cache-hint intrinsics that clang's CUDA headers lack (clang 22: __ldca, __ldlu, __stcg,
+// __stcs, __stwb), so a file that uses them translates. nvcc compiles the translation with CUDA's.
+extern const char *const kParseOnlyHeaderPath;
+extern const char *const kParseOnlyHeaderText;
+
 // The compiler flags (no program name, no input file) for one side:
 //   -x cuda -std=c++17 --cuda-path=<cuda> --cuda-gpu-arch=sm_90 -nocudalib
 //   -Wno-unknown-cuda-version -isystem <cuda>/include/cccl
 //   -Xclang -target-sdk-version=12.9 --cuda-device-only|--cuda-host-only
-//   -resource-dir <dir> -I... -D... <extraArgs>
+//   -resource-dir <dir> -include <kParseOnlyHeaderPath> -I... -D... <extraArgs>
 std::vector<std::string> buildClangArgs(const CudaParseOptions &opts);
 
 // A full command line: "clang", the flags above, then the input file.

@@ -48,6 +48,7 @@ ScanResult scanFile(const std::string &file, const ScanOptions &opts) {
   if (llvm::sys::fs::current_path(cwd)) cwd = ".";
   clang::tooling::FixedCompilationDatabase db(cwd, buildClangArgs(opts.parse));
   clang::tooling::ClangTool tool(db, {file});
+  tool.mapVirtualFile(kParseOnlyHeaderPath, kParseOnlyHeaderText);
   DiagnosticCollector collector(result.diagnostics,
                                 opts.printDiagnostics ? &llvm::errs() : nullptr);
   tool.setDiagnosticConsumer(&collector);

@@ -9,6 +9,7 @@
 #include <clang/Basic/CharInfo.h>
 #include <clang/Basic/SourceManager.h>
 
+#include <cstring>
 #include <functional>
 
 using namespace clang;
@@ -429,7 +430,21 @@ public:
       if (atomicOrderShows(call, name)) facts_.orderedAtomics.push_back(call);
       else facts_.discardedAtomics.push_back(call);
     } else if (atomicName) {
-      refuse("the atomic operation " + name, call->getBeginLoc());
+      refuse("the atomic operation " + name + " (ldcc checks atomicAdd, atomicCAS and the other atomics of device scope or "
+             "block scope)",
+             call->getBeginLoc());
+    } else if (const auto *md = dyn_cast_or_null<CXXMethodDecl>(calleeDecl(call));
+               md && inSystemHeader(ctx_, md->getLocation()) && md->getParent()->getName().contains("atomic")) {
+      // libcu++'s atomics act on the memory they refer to behind the hooks: as copies, the units'
+      // operations would not see each other, and their sums would show as races.
+      // Named by the object's class (`atomic_ref`), not the base that declares the member.
+      const auto *member = dyn_cast<CXXMemberCallExpr>(call);
+      QualType type = member ? member->getImplicitObjectArgument()->IgnoreImpCasts()->getType() : QualType();
+      if (!type.isNull() && type->isPointerType()) type = type->getPointeeType();
+      const CXXRecordDecl *object = type.isNull() ? nullptr : type->getAsCXXRecordDecl();
+      refuse("a libcu++ atomic (" + (object ? object : md->getParent())->getNameAsString() + "::" + md->getNameAsString() +
+                 "; ldcc checks CUDA's atomic functions, atomicAdd and the others)",
+             call->getBeginLoc());
     } else if (name == "printf") {
       facts_.printfs.push_back(call);
     } else if ((name == "clock" || name == "clock64") && call->getNumArgs() == 0) {
@@ -458,10 +473,78 @@ public:
   // A loop that waits for another thread's write (`while (*flag == 0);` on a volatile flag, a lock taken
   // with atomicCAS, a chained scan's wait on the previous block): each unit would wait on its own copy,
   // which the writer never reaches (DESIGN.md section 8: flag protocols and locks are refused).
-  bool VisitWhileStmt(WhileStmt *loop) { return refuseSpinWait(loop, loop->getCond()); }
-  bool VisitDoStmt(DoStmt *loop) { return refuseSpinWait(loop, loop->getCond()); }
-  bool VisitForStmt(ForStmt *loop) { return refuseSpinWait(loop, loop->getCond()); }
-  bool refuseSpinWait(const Stmt *loop, const Expr *cond) {
+  // Also an endless loop (`for (;;)`, `while (true)`) left where an `if` on such a read breaks out, and
+  // a loop polling an atomic that changes nothing (`atomicAdd(&arrived, 0)`: a hand-made grid barrier).
+  bool VisitWhileStmt(WhileStmt *loop) { return refuseSpinWait(loop, loop->getCond(), loop->getBody()); }
+  bool VisitDoStmt(DoStmt *loop) { return refuseSpinWait(loop, loop->getCond(), loop->getBody()); }
+  bool VisitForStmt(ForStmt *loop) { return refuseSpinWait(loop, loop->getCond(), loop->getBody()); }
+  bool refuseSpinWait(const Stmt *loop, const Expr *cond, const Stmt *body) {
+    struct Exits : RecursiveASTVisitor<Exits> {
+      std::vector<const Expr *> conditions;  // of the ifs that leave the loop
+      bool polls = false;                    // an atomic load
+      bool VisitIfStmt(IfStmt *branch) {
+        struct Leaves : RecursiveASTVisitor<Leaves> {
+          bool found = false;
+          bool VisitBreakStmt(BreakStmt *) { return !(found = true); }
+          bool VisitReturnStmt(ReturnStmt *) { return !(found = true); }
+          bool VisitGotoStmt(GotoStmt *) { return !(found = true); }
+        } leaves;
+        leaves.TraverseStmt(branch->getThen());
+        if (branch->getElse()) leaves.TraverseStmt(branch->getElse());
+        if (leaves.found) conditions.push_back(branch->getCond());
+        return true;
+      }
+      bool VisitCallExpr(CallExpr *call) {
+        polls = polls || isAtomicLoad(call);
+        return true;
+      }
+    } exits;
+    if (body) exits.TraverseStmt(const_cast<Stmt *>(body));
+    bool always = !cond;
+    if (cond && !cond->isValueDependent()) {
+      bool value = false;
+      always = cond->EvaluateAsBooleanCondition(value, ctx_) && value;
+    }
+    if (exits.polls) {
+      refuse("a loop that waits on memory other threads write (an atomic that changes nothing, polled)", loop->getBeginLoc());
+      return true;
+    }
+    if (always)
+      for (const Expr *exit : exits.conditions)
+        if (waitsOnOthers(loop, exit)) {
+          refuse("a loop that waits on memory other threads write (a volatile flag or an atomic where it breaks out, or "
+                 "in a function it calls there)",
+                 exit->getBeginLoc());
+          return true;
+        }
+    if (cond && waitsOnOthers(loop, cond))
+      refuse("a loop that waits on memory other threads write (a volatile flag or an atomic in its condition, or in a "
+             "function it calls)",
+             cond->getBeginLoc());
+    return true;
+  }
+  // An atomic operation that only reads: adds, subtracts, ors or xors 0, or swaps a value for itself.
+  static bool isAtomicLoad(const CallExpr *call) {
+    std::string name = calleeName(call);
+    for (const char *scope : {"_block", "_system"})
+      if (name.size() > strlen(scope) && name.compare(name.size() - strlen(scope), std::string::npos, scope) == 0)
+        name.resize(name.size() - strlen(scope));
+    const auto zero = [](const Expr *e) {
+      const auto *literal = dyn_cast<IntegerLiteral>(e->IgnoreParenImpCasts());
+      return literal && literal->getValue() == 0;
+    };
+    if ((name == "atomicAdd" || name == "atomicSub" || name == "atomicOr" || name == "atomicXor") && call->getNumArgs() == 2)
+      return zero(call->getArg(1));
+    if (name == "atomicCAS" && call->getNumArgs() == 3) {
+      const auto *a = dyn_cast<DeclRefExpr>(call->getArg(1)->IgnoreParenImpCasts());
+      const auto *b = dyn_cast<DeclRefExpr>(call->getArg(2)->IgnoreParenImpCasts());
+      return (a && b && a->getDecl() == b->getDecl()) || (zero(call->getArg(1)) && zero(call->getArg(2)));
+    }
+    return false;
+  }
+  // Whether a loop's condition (or an exit's) reads a volatile non-local or calls an atomic, there or
+  // in a function it calls.
+  static bool waitsOnOthers(const Stmt *loop, const Expr *cond) {
     // In the condition, and in the user functions it calls (`while (!ready(flag))`).
     struct Finder : RecursiveASTVisitor<Finder> {
       const Stmt *loop = nullptr;
@@ -492,14 +575,9 @@ public:
         return true;
       }
     } finder;
-    if (!cond) return true;
     finder.loop = loop;
     finder.TraverseStmt(const_cast<Expr *>(cond));
-    if (finder.found)
-      refuse("a loop that waits on memory other threads write (a volatile flag or an atomic in its condition, or in a "
-             "function it calls)",
-             cond->getBeginLoc());
-    return true;
+    return finder.found;
   }
   // A compare-and-swap update written in a loop's condition (`while ((old = atomicCAS(p, a, f(a))) != a)
   // a = old;`) expects a local the loop itself assigns: it retries after its own failed attempt, and
@@ -1429,6 +1507,34 @@ void TranslationUnitAnalysis::propagate() {
                               ", which synchronizes or writes memory",
                           call->getBeginLoc()};
     }
+  // A friend of a class may use its private members, which its checked copies (not friends) could not.
+  for (FunctionFacts &f : functions_) {
+    if (f.refusal.refused() || !(f.isKernel || needsClone_.count(f.fn))) continue;
+    std::vector<const Decl *> declarations(f.fn->redecls_begin(), f.fn->redecls_end());
+    if (const FunctionTemplateDecl *tmpl = f.fn->getDescribedFunctionTemplate())
+      declarations.insert(declarations.end(), tmpl->redecls_begin(), tmpl->redecls_end());
+    for (const Decl *d : declarations)
+      if (d->getFriendObjectKind() != Decl::FOK_None) {
+        f.refusal = Refusal{"a function declared a friend of a class (its checked copies would not be friends)",
+                            d->getLocation()};
+        break;
+      }
+  }
+  // A refused function refuses its callers, transitively, whether it has a clone or not: one that only
+  // reads (no clone) may still wait on memory other threads write, or store through inline PTX.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (FunctionFacts &f : functions_)
+      for (const auto *calls : {&userCalls_[&f], &enclosedCalls_[&f]})
+        for (const CallExpr *call : *calls) {
+          const FunctionDecl *callee = userCallee(call);
+          const FunctionFacts *cf = callee ? facts(callee) : nullptr;
+          if (f.refusal.refused() || !cf || cf == &f || !cf->refusal.refused()) continue;
+          f.refusal = Refusal{"it calls " + callee->getNameAsString() + ", which cannot be checked: " + cf->refusal.reason,
+                              call->getBeginLoc()};
+          changed = true;
+        }
+  }
   enclosedCalls_.clear();
   for (FunctionFacts &f : functions_) {
     for (const CallExpr *call : instantiationCalls[&f]) {
@@ -1443,6 +1549,7 @@ void TranslationUnitAnalysis::propagate() {
     std::vector<HelperCallPlacement> placements;
     for (const CallExpr *call : userCalls_[&f]) {
       const FunctionDecl *callee = userCallee(call);
+      if (callee && !needsClone_.count(callee)) f.unclonedCalls.push_back(call);
       if (!callee || !needsClone_.count(callee)) continue;
       if (const FunctionFacts *cf = facts(callee); cf && cf->refusal.refused() && !f.refusal.refused())
         f.refusal = Refusal{"it calls " + callee->getNameAsString() + ", which cannot be checked: " + cf->refusal.reason,

@@ -93,6 +93,8 @@ struct FunctionFacts {
   std::vector<Barrier> barriers;
   std::vector<HelperCall> helperCalls;                 // callees that synchronize
   std::vector<const clang::CallExpr *> clonedCalls;    // other callees that have a clone
+  // Callees without a clone (they only read, or store where no hook sees: GlobalTargets traces what).
+  std::vector<const clang::CallExpr *> unclonedCalls;
   std::vector<const clang::ReturnStmt *> returns;      // the exit site (kernels), return sites (helpers)
   std::vector<const clang::Expr *> hookedStores;       // left-hand sides
   std::vector<const clang::CallExpr *> atomics;

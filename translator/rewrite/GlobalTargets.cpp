@@ -96,7 +96,7 @@ const ParmVarDecl *parameterPath(const Expr *e, std::vector<const FieldDecl *> &
 class RootTracer {
 public:
   RootTracer(const FunctionDecl *fn, CallResultRoots callResult)
-      : assigned_(assignmentsIn(fn->getBody())), callResult_(std::move(callResult)) {}
+      : ctx_(&fn->getASTContext()), assigned_(assignmentsIn(fn->getBody())), callResult_(std::move(callResult)) {}
 
   // A root of a callee's memory (what it writes, or what it returns) in the terms of this function,
   // which makes the call.
@@ -170,7 +170,8 @@ public:
     if (const auto *ce = dyn_cast<CastExpr>(e)) {
       if (ce->getCastKind() == CK_LValueToRValue) return loadedPointer(ce->getSubExpr(), out);
       if (ce->getCastKind() == CK_ArrayToPointerDecay) return lvalue(ce->getSubExpr(), out);
-      if (ce->getCastKind() == CK_NullToPointer || ce->getCastKind() == CK_IntegralToPointer) return unknown(e, out);
+      if (ce->getCastKind() == CK_IntegralToPointer) return integerPointer(ce->getSubExpr(), out);
+      if (ce->getCastKind() == CK_NullToPointer) return unknown(e, out);
       return pointer(ce->getSubExpr(), out);
     }
     if (const auto *bo = dyn_cast<BinaryOperator>(e)) {
@@ -200,12 +201,94 @@ public:
   void loaded(const Expr *e, std::set<Root> &) {
     if (loadedAt.isInvalid()) loadedAt = e->getBeginLoc();
   }
+  // First pointer made from an integer that is not a pointer's address (`reinterpret_cast<float*>(addr)`
+  // of an integer parameter): the runtime cannot tell which allocation it is in.
+  SourceLocation integerAt;
+  void fromInteger(const Expr *e) {
+    if (integerAt.isInvalid()) integerAt = e->getBeginLoc();
+  }
+
+  // What a store or a call with no hooks inside writes (memcpy's destination, __stwt's pointer, an
+  // atomic_ref's referent), or the memory a placement new constructs in.
+  void untracedDestinations(const Expr *e, std::set<Root> &out) {
+    if (const auto *placement = dyn_cast<CXXNewExpr>(e)) {
+      for (const Expr *arg : placement->placement_arguments())
+        if (arg->getType()->isPointerType()) pointer(arg, out);
+      return;
+    }
+    const auto *call = dyn_cast<CallExpr>(e);
+    if (!call) return unknown(e, out);
+    const FunctionDecl *fd = call->getDirectCallee();
+    bool arrow = false;
+    if (const Expr *object = objectArgument(call, arrow); object && isa<CXXMemberCallExpr>(call)) {
+      // A local object built on memory it refers to (`cuda::atomic_ref<int> c(*count);`): that memory.
+      const auto *ref = dyn_cast<DeclRefExpr>(object->IgnoreParenImpCasts());
+      const auto *local = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+      const auto *built = local && local->hasLocalStorage() && local->hasInit()
+                              ? dyn_cast<CXXConstructExpr>(local->getInit()->IgnoreImplicit())
+                              : nullptr;
+      if (arrow) pointer(object, out);
+      else if (!built) lvalue(object, out);
+      else
+        for (unsigned i = 0; i < built->getNumArgs() && i < built->getConstructor()->getNumParams(); ++i)
+          argumentDestination(built->getConstructor()->getParamDecl(i)->getType(), built->getArg(i), out);
+    }
+    if (!fd) {
+      for (const Expr *arg : call->arguments())
+        if (arg->getType()->isPointerType()) pointer(arg, out);
+      return;
+    }
+    for (unsigned i = 0; i < fd->getNumParams(); ++i)
+      if (const Expr *arg = argumentFor(call, i)) argumentDestination(fd->getParamDecl(i)->getType(), arg, out);
+    for (unsigned i = fd->getNumParams(); fd->isVariadic() && i < call->getNumArgs(); ++i)
+      if (call->getArg(i)->getType()->isPointerType()) pointer(call->getArg(i), out);
+  }
   // First store through a generic kernel parameter (genericParam): the host makes no copies of what
   // it points to, so instantiated with a pointer, it would write the program's memory behind the
   // checker's back.
   SourceLocation unrebasedAt;
 
 private:
+  // An argument a callee may write through: by a pointer to non-const, or by a non-const reference.
+  void argumentDestination(QualType param, const Expr *arg, std::set<Root> &out) {
+    if (param->isPointerType() && !param->getPointeeType().isConstQualified()) return pointer(arg, out);
+    if (param->isLValueReferenceType() && !param.getNonReferenceType().isConstQualified()) lvalue(arg, out);
+  }
+
+  // A pointer made from an integer: where the integer is a pointer's address (`(T*)((uintptr_t)p + 15 &
+  // ~15)`, through locals too), that pointer's roots; else the store cannot be traced.
+  void integerPointer(const Expr *e, std::set<Root> &out) {
+    e = e->IgnoreParens();
+    if (const auto *ce = dyn_cast<CastExpr>(e)) {
+      if (ce->getCastKind() == CK_PointerToIntegral) return pointer(ce->getSubExpr(), out);
+      if (ce->getCastKind() == CK_IntegralCast || ce->getCastKind() == CK_NoOp) return integerPointer(ce->getSubExpr(), out);
+      if (ce->getCastKind() == CK_LValueToRValue)
+        if (const auto *ref = dyn_cast<DeclRefExpr>(ce->getSubExpr()->IgnoreParens()))
+          if (const auto *v = dyn_cast<VarDecl>(ref->getDecl()); v && v->hasLocalStorage() && !isa<ParmVarDecl>(v)) {
+            if (visiting_.count(v)) return;
+            visiting_.insert(v);
+            const auto found = assigned_.find(v);
+            bool any = false;
+            if (found != assigned_.end())
+              for (const Expr *value : found->second) {
+                integerPointer(value, out);
+                any = true;
+              }
+            visiting_.erase(v);
+            if (any) return;
+          }
+    }
+    if (const auto *bo = dyn_cast<BinaryOperator>(e);
+        bo && (bo->isAdditiveOp() || bo->getOpcode() == BO_And || bo->getOpcode() == BO_Or)) {
+      // The operand that holds the address: the other is an offset or a mask.
+      const Expr *lhs = bo->getLHS()->IgnoreParenImpCasts(), *rhs = bo->getRHS()->IgnoreParenImpCasts();
+      const bool lhsConstant = lhs->isIntegerConstantExpr(*ctx_), rhsConstant = rhs->isIntegerConstantExpr(*ctx_);
+      if (rhsConstant || !lhsConstant) return integerPointer(bo->getLHS(), out);
+      return integerPointer(bo->getRHS(), out);
+    }
+    fromInteger(e);
+  }
+
   // A pointer read from an lvalue: a parameter, a local (followed to its values), a struct
   // parameter's field, or memory (loaded).
   void loadedPointer(const Expr *e, std::set<Root> &out) {
@@ -241,6 +324,10 @@ private:
       fields.clear();
       if (const ParmVarDecl *p = parameterPath(e, fields); p && !p->getType()->isReferenceType())
         return param(p, std::move(fields), false, out);
+    }
+    if (const auto *co = dyn_cast<AbstractConditionalOperator>(e)) {  // `(c ? a : b)[i]`: one of two lvalues
+      loadedPointer(co->getTrueExpr(), out);
+      return loadedPointer(co->getFalseExpr(), out);
     }
     if (const auto *element = dyn_cast<ArraySubscriptExpr>(e)) {
       // An element of a struct parameter's array of pointers (`o.out[k]`): any of its pointers.
@@ -298,6 +385,7 @@ private:
     return fn && fn->hasAttr<CUDAGlobalAttr>() && genericParam(param);
   }
 
+  ASTContext *ctx_;
   Assignments assigned_;
   CallResultRoots callResult_;
   std::set<const VarDecl *> visiting_;
@@ -368,21 +456,22 @@ RootTracer GlobalTargetAnalysis::tracerFor(const FunctionDecl *fn) {
     const Returned returned = returnsOf(*cf);
     for (const Root &r : returned.roots) tracer.calleeRoot(call, r, out);
     if (returned.loaded) tracer.loaded(call, out);
+    if (returned.fromInteger) tracer.fromInteger(call);
     return true;
   });
 }
 
 GlobalTargetAnalysis::Returned GlobalTargetAnalysis::returnsOf(const FunctionFacts &facts) {
   if (auto found = returns_.find(facts.fn); found != returns_.end()) return found->second;
-  returns_[facts.fn] = Returned{{Root{}}, false};  // recursion: what a call of a function being traced returns is unknown
-  Returned result{{Root{}}, false};
+  returns_[facts.fn] = Returned{{Root{}}, false, false};  // recursion: what a call of a function being traced returns is unknown
+  Returned result{{Root{}}, false, false};
   const QualType type = facts.fn->getReturnType();
   if (type->isPointerType() || type->isReferenceType()) {
     RootTracer tracer = tracerFor(facts.fn);
     std::set<Root> roots;
     for (const ReturnStmt *r : facts.returns)
       if (const Expr *value = r->getRetValue()) type->isReferenceType() ? tracer.lvalue(value, roots) : tracer.pointer(value, roots);
-    result = Returned{std::vector<Root>(roots.begin(), roots.end()), tracer.loadedAt.isValid()};
+    result = Returned{std::vector<Root>(roots.begin(), roots.end()), tracer.loadedAt.isValid(), tracer.integerAt.isValid()};
   }
   returns_[facts.fn] = result;
   return result;
@@ -396,7 +485,9 @@ std::vector<Root> GlobalTargetAnalysis::writesOf(const FunctionFacts &facts) {
   for (const Expr *lhs : facts.hookedStores) tracer.lvalue(lhs, roots);
   for (const CallExpr *call : facts.atomics)
     if (call->getNumArgs() > 0) tracer.pointer(call->getArg(0), roots);
+  for (const Expr *e : facts.untracedStores) tracer.untracedDestinations(e, roots);
   std::vector<const CallExpr *> calls = facts.clonedCalls;
+  calls.insert(calls.end(), facts.unclonedCalls.begin(), facts.unclonedCalls.end());
   for (const HelperCall &h : facts.helperCalls) calls.push_back(h.call);
   for (const CallExpr *call : calls) {
     const FunctionDecl *callee = tu_.userCallee(call);
@@ -406,6 +497,9 @@ std::vector<Root> GlobalTargetAnalysis::writesOf(const FunctionFacts &facts) {
   }
   if (tracer.loadedAt.isValid())
     tu_.refuse(facts.fn, Refusal{"a store through a pointer loaded from memory", tracer.loadedAt});
+  if (tracer.integerAt.isValid())
+    tu_.refuse(facts.fn, Refusal{"a store through a pointer made from an integer that is not a pointer's address",
+                                 tracer.integerAt});
   if (tracer.unrebasedAt.isValid())
     tu_.refuse(facts.fn, Refusal{"a store through a parameter pack or a parameter whose type is a template parameter "
                                  "(the clone cannot privatize the memory it points to)",

@@ -66,10 +66,11 @@ public:
 
 private:
   // What a function's returned pointer or reference designates (`*countPtr() = 7`, `g.at(r, c) = v`);
-  // loaded: a pointer it read from memory.
+  // loaded: a pointer it read from memory; fromInteger: one it made from an integer (RootTracer).
   struct Returned {
     std::vector<Root> roots;
     bool loaded = false;
+    bool fromInteger = false;
   };
   std::vector<Root> writesOf(const FunctionFacts &facts);
   Returned returnsOf(const FunctionFacts &facts);

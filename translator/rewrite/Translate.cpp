@@ -286,7 +286,18 @@ private:
     calls.TraverseDecl(ctx_.getTranslationUnitDecl());
     for (const auto &[call, name] : calls.found)
       if (sm_.isWrittenInMainFile(sm_.getExpansionLoc(call->getBeginLoc())))
-        warnLaunch(call, "a launch through " + name + " runs unchecked (launch with <<<...>>> to check it)");
+        warnLaunch(call, "a launch through " + name + " runs unchecked (launch with <<<...>>> to check it)",
+                   call->getNumArgs() > 0 ? kernelNamed(call->getArg(0)) : "");
+  }
+
+  // The kernel an address names (`(const void*)k`, `&k`, `k<float>`), or "".
+  static std::string kernelNamed(const Expr *e) {
+    e = e->IgnoreParenCasts();
+    if (const auto *address = dyn_cast<UnaryOperator>(e); address && address->getOpcode() == UO_AddrOf)
+      e = address->getSubExpr()->IgnoreParenCasts();
+    const auto *ref = dyn_cast<DeclRefExpr>(e);
+    const auto *fn = ref ? dyn_cast<FunctionDecl>(ref->getDecl()) : nullptr;
+    return fn ? fn->getNameAsString() : "";
   }
 
   std::string text(SourceRange r) {
@@ -294,9 +305,10 @@ private:
     return fr.isValid() ? Lexer::getSourceText(fr, sm_, ctx_.getLangOpts()).str() : "";
   }
 
-  void warnLaunch(const CallExpr *call, const std::string &why) {
+  // `kernel`: the launched kernel's name where the launch names one.
+  void warnLaunch(const CallExpr *call, const std::string &why, const std::string &kernel = "") {
     UncheckedKernel u;
-    u.kernel = "(launch)";
+    u.kernel = kernel.empty() ? "(launch)" : kernel;
     u.pos = position(sm_, call->getBeginLoc());
     u.reason = why;
     result_.unchecked.push_back(u);
@@ -385,9 +397,10 @@ private:
       // A kernel from a system header runs native, silently; the program's own, defined elsewhere, with a
       // warning: only the file that defines a kernel has its checked clones.
       if (!sm_.isInSystemHeader(named->getLocation()))
-        warnLaunch(call, "a launch of kernel '" + named->getNameAsString() +
-                             "', which is not defined in this file, runs unchecked (ldcc checks a kernel's launches "
-                             "in the file that defines it)");
+        warnLaunch(call,
+                   "a launch of a kernel not defined in this file runs unchecked (ldcc checks a kernel's launches in "
+                   "the file that defines it)",
+                   named->getNameAsString());
       return;
     }
     const KernelRecord &k = kernels_[it->second];
@@ -396,9 +409,10 @@ private:
     std::string nameText = named->getNameAsString();
     if (!explicitArgs && def->getDescribedFunctionTemplate()) {
       if (!target || !target->getTemplateSpecializationArgs())
-        return warnLaunch(call, "a launch of template kernel '" + nameText +
-                                    "' with deduced template arguments inside a template runs unchecked; write them "
-                                    "explicitly");
+        return warnLaunch(call,
+                          "a launch of a kernel template with deduced template arguments inside a template runs "
+                          "unchecked; write them explicitly (" + nameText + "<...><<<...>>>)",
+                          nameText);
       std::string args;
       llvm::raw_string_ostream os(args);
       PrintingPolicy pp(ctx_.getLangOpts());
@@ -411,7 +425,7 @@ private:
         Lexer::makeFileCharRange(CharSourceRange::getTokenRange(callee->getSourceRange()), sm_, ctx_.getLangOpts());
     const unsigned nameOffset = sm_.getFileOffset(sm_.getExpansionLoc(nameLoc)) - sm_.getFileOffset(calleeRange.getBegin());
     if (nameOffset + nameText.size() > calleeText.size() || calleeText.compare(nameOffset, nameText.size(), nameText) != 0)
-      return warnLaunch(call, "a launch it cannot rewrite");
+      return warnLaunch(call, "a launch it cannot rewrite", nameText);
     auto cloneText = [&](CloneKind kind) {
       return std::string(calleeText).replace(nameOffset, nameText.size(), cloneName(def, kind));
     };
@@ -423,7 +437,8 @@ private:
     };
     std::string args;
     for (const Expr *arg : call->arguments()) {
-      if (isa<CXXDefaultArgExpr>(arg)) return warnLaunch(call, "a launch relying on default arguments runs unchecked");
+      if (isa<CXXDefaultArgExpr>(arg))
+        return warnLaunch(call, "a launch relying on default arguments runs unchecked", nameText);
       args += ", " + text(arg->getSourceRange());
     }
     std::string replacement;
@@ -437,7 +452,7 @@ private:
                     configArg(1, "1") + ", " + configArg(2, "0") + ", " + configArg(3, "0") + args + ")";
     const CharSourceRange whole =
         Lexer::makeFileCharRange(CharSourceRange::getTokenRange(call->getSourceRange()), sm_, ctx_.getLangOpts());
-    if (whole.isInvalid()) return warnLaunch(call, "a launch inside a macro runs unchecked");
+    if (whole.isInvalid()) return warnLaunch(call, "a launch inside a macro runs unchecked", nameText);
     rw_.ReplaceText(whole, replacement);
   }
 
@@ -567,6 +582,7 @@ TranslateResult translateFile(const std::string &file, const TranslateOptions &o
   parse.side = frontend::CudaSide::Device;
   tooling::FixedCompilationDatabase db(cwd, frontend::buildClangArgs(parse));
   tooling::ClangTool tool(db, {file});
+  tool.mapVirtualFile(frontend::kParseOnlyHeaderPath, frontend::kParseOnlyHeaderText);
   frontend::DiagnosticCollector collector(result.diagnostics, nullptr);
   tool.setDiagnosticConsumer(&collector);
   tool.setPrintErrorMessage(false);

@@ -10,10 +10,14 @@
 //                   outputs of an Outs, from the inputs of its array of two read-only pointers; after
 //                   a barrier it reads the other warp's element of the next output, and after another
 //                   adds it to its own.
+//   racyCopy:       2 blocks of one thread; each copies its row of src over dst[0..15] with memcpy, a
+//                   store no hook sees (its destination a target since 2026-11-30): exactly one
+//                   write-write race between the blocks, on dst[0..15]. dst is not printed.
 //   racyCount:      one block of 2 warps; lane 0 of each warp stores its warp + 1 through countPtr():
 //                   exactly one write-write race, on g_count, between warps 0 and 1.
 // Prints every result; racyCount's value is the last line (it depends on the order of the warps).
 #include <cstdio>
+#include <cstring>
 #include <cuda_runtime.h>
 
 __device__ int g_total;
@@ -55,6 +59,8 @@ __global__ void pointerArrays(Outs o) {
   for (int k = 0; k < 3; ++k) o.out[k][g] += next[k];
 }
 
+__global__ void racyCopy(int* dst, const int* src) { memcpy(dst, src + 16 * blockIdx.x, 16 * sizeof(int)); }
+
 __global__ void racyCount() {
   if (threadIdx.x % 32 == 0) *countPtr() = threadIdx.x / 32 + 1;
 }
@@ -92,6 +98,16 @@ int main() {
     cudaMemcpy(host, p, sizeof host, cudaMemcpyDeviceToHost);
     for (int i = 0; i < n; ++i) printf("%g%c", host[i], i % 16 == 15 ? '\n' : ' ');
   }
+  int *rows = nullptr, *copied = nullptr;
+  cudaMalloc(&rows, 32 * sizeof(int));
+  cudaMalloc(&copied, 16 * sizeof(int));
+  int host_rows[32];
+  for (int i = 0; i < 32; ++i) host_rows[i] = i * 7 + 1;
+  cudaMemcpy(rows, host_rows, sizeof host_rows, cudaMemcpyHostToDevice);
+  racyCopy<<<2, 1>>>(copied, rows);
+  cudaDeviceSynchronize();
+  cudaFree(rows);
+  cudaFree(copied);
   int total = 0, count = 0;
   cudaMemcpyFromSymbol(&total, g_total, sizeof total);
   printf("total %d\n", total);

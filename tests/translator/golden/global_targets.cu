@@ -3,6 +3,10 @@
 // by-value struct parameter, or a __device__ variable; read-only pointers are not listed (never
 // copied) but are still rebased, so a read through an alias of a written buffer sees the copy.
 // A store through a pointer loaded from memory makes the kernel run unchecked.
+#include <cstdint>
+#include <cstring>
+#include <cuda/atomic>
+#include <cuda/std/utility>
 #include <new>
 
 struct Buffers {
@@ -90,6 +94,43 @@ __global__ void returnedLoaded(float **rows, float *out) {
   out[0] = 2.0f;
 }
 
+// Stores no hook sees, made by calls: their destinations are targets too (memcpy's and memset's,
+// __stwt's through a helper that has no clone, cuda::std::swap's references); `unread` is only read.
+// A pointer made from a pointer's address (aligned up) is traced to it; one made from an integer
+// parameter refuses the kernel. libcu++'s atomics refuse it (ldcc hooks CUDA's atomic functions).
+struct Rec { int id; float v[3]; };
+__device__ void putThrough(int *p, int v) { __stwt(p, v); }
+__global__ void untracedCalls(Rec *dst, const Rec *src, int *streamed, float *swapped, char *cleared, const int *unread) {
+  memcpy(&dst[threadIdx.x], &src[threadIdx.x], sizeof(Rec));
+  putThrough(&streamed[threadIdx.x], unread[threadIdx.x]);
+  cuda::std::swap(swapped[threadIdx.x], swapped[63 - threadIdx.x]);
+  memset(cleared, 0, 64);
+}
+__global__ void alignedUp(float *out, const float *in) {
+  float *p = reinterpret_cast<float *>((reinterpret_cast<uintptr_t>(out) + 15) & ~uintptr_t(15));
+  p[threadIdx.x] = in[threadIdx.x];
+}
+__global__ void fromAddress(unsigned long long address) { reinterpret_cast<float *>(address)[threadIdx.x] = 1.0f; }
+__global__ void libcuAtomic(int *count) {
+  cuda::atomic_ref<int, cuda::thread_scope_device> c(*count);
+  c.fetch_add(1);
+}
+
+// The output chosen by the conditional operator: both parameters (it was refused as loaded from
+// memory). CUDA's cache-hint stores that clang's headers lack (__stcs, __stcg, __stwb; ldcc declares
+// them for its parse): stores no hook sees, whose destinations are targets.
+__global__ void chosen(float *a, float *b, int useA) {
+  float *dst = useA ? a : b;
+  dst[threadIdx.x] = 1.0f;
+  (useA ? b : a)[threadIdx.x + 32] = 2.0f;
+}
+__global__ void cacheHints(float4 *out, const float4 *in, float *o2, const float *i2) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  __stcs(&out[i], __ldcs(&in[i]));
+  __stcg(&o2[i], __ldca(&i2[i]) + __ldlu(&i2[i + 1]));
+  __stwb(&o2[i + 4096], 1.0f);
+}
+
 void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *out, float *f, Pair *pairs) {
   scale<<<(n + 255) / 256, 256>>>(b, w, s, r, n);
   chase<<<4, 32>>>(rows, out);
@@ -98,6 +139,12 @@ void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *ou
   constructed<<<1, 64>>>(pairs, 1.0f);
   returned<<<2, 32>>>(Grid{f, f, 32}, f, f, f, f, f);
   returnedLoaded<<<2, 32>>>((float **)rows, f);
+  untracedCalls<<<2, 64>>>((Rec *)f, (const Rec *)f, out, f, (char *)f, out);
+  alignedUp<<<1, 64>>>(f, f);
+  fromAddress<<<1, 64>>>(0ull);
+  libcuAtomic<<<1, 64>>>(out);
+  chosen<<<1, 32>>>(f, f, 1);
+  cacheHints<<<1, 64>>>((float4 *)f, (const float4 *)f, f, f);
 }
 
 // scale writes b.out (offset 8 in Buffers), result (through the helper) and g_max; not b.in,
@@ -106,10 +153,10 @@ void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *ou
 // CHECK-NEXT: ldcc_desc_0 = {"scale", {{.*}}, nullptr, nullptr, ldcc_desc_0_globals, 3u, nullptr, false};
 // chase stores through a pointer it loaded from memory: unchecked, nothing listed.
 // CHECK: ldcc_desc_1_globals[] = {{[{][{]}}nullptr, 0, 0ull, 0ull, false, false}};
-// CHECK-NEXT: ldcc_desc_1 = {"chase", {{.*}}, "a store through a pointer loaded from memory", "{{.*}}/global_targets.cu:32", ldcc_desc_1_globals, 0u, nullptr, false};
+// CHECK-NEXT: ldcc_desc_1 = {"chase", {{.*}}, "a store through a pointer loaded from memory", "{{.*}}/global_targets.cu:36", ldcc_desc_1_globals, 0u, nullptr, false};
 // The last field, why deterministic mode runs the warps in turn: a store no hook sees (through a
 // helper), then none (sincosf writes locals).
-// CHECK: ldcc_desc_2 = {"streamed", {{.*}}, nullptr, nullptr, ldcc_desc_2_globals, {{[0-9]+}}u, "a call of __stwt, which may store where no hook sees it ({{.*}}/global_targets.cu:38)", false};
+// CHECK: ldcc_desc_2 = {"streamed", {{.*}}, nullptr, nullptr, ldcc_desc_2_globals, {{[0-9]+}}u, "a call of __stwt, which may store where no hook sees it ({{.*}}/global_targets.cu:42)", false};
 // CHECK: ldcc_desc_3 = {"polar", {{.*}}, nullptr, nullptr, ldcc_desc_3_globals, 1u, nullptr, false};
 // CHECK: ldcc_desc_4 = {"constructed", {{.*}}, nullptr, nullptr, ldcc_desc_4_globals, {{[0-9]+}}u, "a placement new, whose constructor stores where no hook sees it ({{.*}}/global_targets.cu:{{[0-9]+}})", false};
 // returned writes g.data (through the member functions: not g.weights), table (through rowOf), left
@@ -117,6 +164,14 @@ void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *ou
 // unread. returnedLoaded stores through a pointer its helper read from memory: unchecked.
 // CHECK: ldcc_desc_5_globals[] = {{[{][{]}}"g.data", 0, 0ull, 4ull, false, false}, {"table", 1, 0ull, 4ull, false, false}, {"left", 2, 0ull, 4ull, false, false}, {"right", 3, 0ull, 4ull, false, false}, {"g_count", -1, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 // CHECK: ldcc_desc_6 = {"returnedLoaded", {{.*}}, "a store through a pointer loaded from memory", "{{.*}}/global_targets.cu:{{[0-9]+}}", ldcc_desc_6_globals, 0u, nullptr, false};
+
+// CHECK: ldcc_desc_7_globals[] = {{[{][{]}}"dst", 0, 0ull, 16ull, false, false}, {"streamed", 2, 0ull, 4ull, false, false}, {"swapped", 3, 0ull, 4ull, false, false}, {"cleared", 4, 0ull, 1ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
+// CHECK: ldcc_desc_8_globals[] = {{[{][{]}}"out", 0, 0ull, 4ull, {{.*}}}, {nullptr, 0, 0ull, 0ull, false, false}};
+// CHECK: ldcc_desc_9 = {"fromAddress", {{.*}}, "a store through a pointer made from an integer that is not a pointer's address", "{{.*}}/global_targets.cu:{{[0-9]+}}",
+// CHECK: ldcc_desc_10 = {"libcuAtomic", {{.*}}, "a libcu++ atomic (atomic_ref::fetch_add; ldcc checks CUDA's atomic functions, atomicAdd and the others)",
+// CHECK: ldcc_desc_11_globals[] = {{[{][{]}}"a", 0, 0ull, 4ull, false, false}, {"b", 1, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
+// CHECK: ldcc_desc_12_globals[] = {{[{][{]}}"out", 0, 0ull, 16ull, false, false}, {"o2", 2, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
+// CHECK-NEXT: ldcc_desc_12 = {"cacheHints", {{.*}}, nullptr, nullptr, ldcc_desc_12_globals, 2u, "a call of __stcs, which may store where no hook sees it ({{.*}}/global_targets.cu:{{[0-9]+}})", false};
 
 // The helper redirects nothing itself: it writes through the pointer it is given.
 // CHECK: __device__ void bump__ldcc_checked(::ldcc::rt::ThreadState& ldcc_t, int *p, int v) {{[{][{]}} (*::ldcc::rt::store(ldcc_t, &(*p))) += v; } }
@@ -130,4 +185,6 @@ void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *ou
 // CHECK: bump__ldcc_checked(ldcc_t, &result[0] - 0 + i, 1);
 // CHECK: if (threadIdx.x == 0) (*::ldcc::rt::store(ldcc_t, &(g_max[blockIdx.x % 64]))) = i;
 
-// WARN: global_targets.cu:32: warning: ldcc: kernel 'chase' runs unchecked: a store through a pointer loaded from memory
+// WARN: global_targets.cu:36: warning: ldcc: kernel 'chase' runs unchecked: a store through a pointer loaded from memory
+// WARN: global_targets.cu:{{[0-9]+}}: warning: ldcc: kernel 'fromAddress' runs unchecked: a store through a pointer made from an integer that is not a pointer's address
+// WARN: global_targets.cu:{{[0-9]+}}: warning: ldcc: kernel 'libcuAtomic' runs unchecked: a libcu++ atomic (atomic_ref::fetch_add; ldcc checks CUDA's atomic functions, atomicAdd and the others)

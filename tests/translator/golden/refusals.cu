@@ -64,6 +64,18 @@ __global__ void rangeForBarrier(int *data) {
   }
 }
 
+// A friend of a class may use its private members; its checked copies would not be friends (nvcc
+// rejected the translation before 2026-11-30).
+__global__ void relax(float *b, int n);
+class Solver {
+  static __device__ float half(float v) { return v * 0.5f; }
+  friend __global__ void relax(float *b, int n);
+};
+__global__ void relax(float *b, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) b[i] = Solver::half(b[i]);
+}
+
 void run(int *a, int *b, int *c, int n) {
   ptxStore<<<1, 32>>>(a, 7);
   gridSum<<<4, 64>>>(a, b, c);
@@ -73,6 +85,7 @@ void run(int *a, int *b, int *c, int n) {
   clampAll<<<1, 64>>>(a, n);
   constMember<<<1, 64>>>(Outputs{a, n});
   rangeForBarrier<<<1, 64>>>(a);
+  relax<<<1, 64>>>((float *)a, n);
 }
 
 // Each refused kernel's descriptor names the construct and where it is.
@@ -126,6 +139,7 @@ void run(int *a, int *b, int *c, int n) {
 // CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_5, clampAll, 1, 64, 0, 0, a, n);
 // CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_6, constMember, 1, 64, 0, 0, Outputs{a, n});
 // CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_7, rangeForBarrier, 1, 64, 0, 0, a);
+// CHECK-NEXT: ::ldcc::rt::launch_unchecked(::ldcc_desc_8, relax, 1, 64, 0, 0, (float *)a, n);
 
 // One warning per refused kernel, at the construct's line; none for `fine`.
 // WARN: refusals.cu:11: warning: ldcc: kernel 'ptxStore' runs unchecked: inline PTX that stores, synchronizes or does atomics
@@ -135,4 +149,5 @@ void run(int *a, int *b, int *c, int n) {
 // WARN-NEXT: refusals.cu:43: warning: ldcc: kernel 'clampAll' runs unchecked: it calls operator<<=, which cannot be checked: an overloaded operator or conversion that synchronizes or writes memory (operator<<=)
 // WARN-NEXT: refusals.cu:50: warning: ldcc: kernel 'constMember' runs unchecked: a written pointer in a const member of a struct parameter (o.data)
 // WARN-NEXT: refusals.cu:59: warning: ldcc: kernel 'rangeForBarrier' runs unchecked: a range-based for loop whose body synchronizes (an index loop can be checked)
+// WARN-NEXT: refusals.cu:72: warning: ldcc: kernel 'relax' runs unchecked: a function declared a friend of a class (its checked copies would not be friends)
 // WARN-NOT: warning

@@ -150,17 +150,58 @@ __global__ void asmWait(const int *flag, int *out) {
   out[0] = 1;
 }
 
+// A helper with no clone (it only reads) still refuses its callers: a wait inside it, inline PTX that
+// stores. An endless loop left where an atomic shows the others arrived, and a loop polling an atomic
+// that changes nothing (hand-made grid barriers), wait too. A work queue's endless loop is checked: its
+// atomic takes the next item, and its exit tests a local.
+__device__ void waitFor(volatile int *flag) {
+  while (*flag == 0) {
+  }
+}
+__device__ void storeStreaming(float *p, float v) { asm volatile("st.global.cs.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory"); }
+__device__ unsigned arrived;
+__global__ void waitInHelper(volatile int *flag, int *out) {
+  waitFor(flag);
+  out[0] = 1;
+}
+__global__ void ptxInHelper(float *out) { storeStreaming(out + threadIdx.x, 1.0f); }
+__global__ void handBarrier(int *out, unsigned blocks) {
+  if (threadIdx.x == 0) {
+    atomicAdd(&arrived, 1u);
+    for (;;) {
+      if (atomicAdd(&arrived, 0u) >= blocks) break;
+    }
+  }
+  out[blockIdx.x] = 1;
+}
+__global__ void pollingBarrier(int *out, unsigned blocks) {
+  unsigned seen = 0;
+  while (seen < blocks) seen = atomicOr(&arrived, 0u);
+  out[blockIdx.x] = 1;
+}
+__global__ void workQueue(int *head, const float *in, float *out, int n) {
+  while (true) {
+    const int item = atomicAdd(head, 1);
+    if (item >= n) break;
+    out[item] = 2 * in[item];
+  }
+}
+
 // WARN-DAG: sync_and_launch_forms.cu:31: warning: ldcc: kernel 'groupSum' runs unchecked: it calls reduceSum, which cannot be checked: a sync() of a cooperative_groups::thread_group, which may be the whole block
 // WARN-DAG: sync_and_launch_forms.cu:42: warning: ldcc: kernel 'genericSync' runs unchecked: it calls groupSync, which cannot be checked: a barrier that depends on a template parameter (thread_block::sync() in groupSync)
 // WARN-DAG: sync_and_launch_forms.cu:49: warning: ldcc: kernel 'namedBarrier' runs unchecked: a named barrier (__barrier_sync)
 // WARN-DAG: sync_and_launch_forms.cu:55: warning: ldcc: kernel 'spinWait' runs unchecked: a loop that waits on memory other threads write (a volatile flag or an atomic in its condition, or in a function it calls)
 // WARN-DAG: sync_and_launch_forms.cu:73: warning: ldcc: kernel 'casLock' runs unchecked: a loop that waits on memory other threads write (a volatile flag or an atomic in its condition, or in a function it calls)
 // WARN-DAG: sync_and_launch_forms.cu:80: warning: ldcc: kernel 'surfaceWrite' runs unchecked: a surface write (surf2Dwrite)
-// WARN-DAG: sync_and_launch_forms.cu:118: warning: ldcc: kernel '(launch)' runs unchecked: a launch through cudaLaunchKernel runs unchecked (launch with <<<...>>> to check it)
+// WARN-DAG: sync_and_launch_forms.cu:118: warning: ldcc: kernel 'namedBarrier' runs unchecked: a launch through cudaLaunchKernel runs unchecked (launch with <<<...>>> to check it)
 // WARN-DAG: sync_and_launch_forms.cu:120: warning: ldcc: kernel '(launch)' runs unchecked: a launch through a function pointer runs unchecked
-// WARN-DAG: sync_and_launch_forms.cu:121: warning: ldcc: kernel '(launch)' runs unchecked: a launch of kernel 'elsewhere', which is not defined in this file, runs unchecked (ldcc checks a kernel's launches in the file that defines it)
+// WARN-DAG: sync_and_launch_forms.cu:121: warning: ldcc: kernel 'elsewhere' runs unchecked: a launch of a kernel not defined in this file runs unchecked (ldcc checks a kernel's launches in the file that defines it)
 // WARN-DAG: sync_and_launch_forms.cu:{{[0-9]+}}: warning: ldcc: kernel 'helperWait' runs unchecked: a loop that waits on memory other threads write (a volatile flag or an atomic in its condition, or in a function it calls)
 // WARN-DAG: sync_and_launch_forms.cu:{{[0-9]+}}: warning: ldcc: kernel 'asmWait' runs unchecked: a loop that waits on memory other threads write (a volatile flag or an atomic in its condition, or in a function it calls)
+// WARN-DAG: sync_and_launch_forms.cu:{{[0-9]+}}: warning: ldcc: kernel 'waitInHelper' runs unchecked: it calls waitFor, which cannot be checked: a loop that waits on memory other threads write (a volatile flag or an atomic in its condition, or in a function it calls)
+// WARN-DAG: sync_and_launch_forms.cu:{{[0-9]+}}: warning: ldcc: kernel 'ptxInHelper' runs unchecked: it calls storeStreaming, which cannot be checked: inline PTX that stores, synchronizes or does atomics
+// WARN-DAG: sync_and_launch_forms.cu:{{[0-9]+}}: warning: ldcc: kernel 'handBarrier' runs unchecked: a loop that waits on memory other threads write (an atomic that changes nothing, polled)
+// WARN-DAG: sync_and_launch_forms.cu:{{[0-9]+}}: warning: ldcc: kernel 'pollingBarrier' runs unchecked: a loop that waits on memory other threads write (an atomic that changes nothing, polled)
 // WARN-NOT: warning
 
 // The CAS update in a condition is hooked in the helper's clone (the kernel is launched checked: below).

@@ -90,5 +90,5 @@ void run(float *f, double *d, int blocks) {
 // CHECK-NEXT: ::ldcc::rt::launch(::ldcc_desc_1, lib::fill<int>, lib::fill__ldcc_checked<int>, nullptr, lib::fill__ldcc_blocks<int>, blocks, 64, 0, 0, reinterpret_cast<int *>(f), 7);
 // CHECK-NEXT: fillAll(d, blocks);
 
-// WARN: template_kernel.cu:32: warning: ldcc: kernel '(launch)' runs unchecked: a launch of template kernel 'fill' with deduced template arguments inside a template runs unchecked; write them explicitly
+// WARN: template_kernel.cu:32: warning: ldcc: kernel 'fill' runs unchecked: a launch of a kernel template with deduced template arguments inside a template runs unchecked; write them explicitly (fill<...><<<...>>>)
 // WARN-NOT: runs unchecked

@@ -78,8 +78,12 @@ const Expr *argumentFor(const CallExpr *call, unsigned param) {
   return param < call->getNumArgs() ? call->getArg(param) : nullptr;
 }
 
-// The parameter an lvalue names through fields of it (`b`, `b.inner`), with the fields; or null.
+// The parameter an lvalue names through fields of it (`b`, `b.inner`), with the fields; or null. A
+// struct argument passed by value is a copy of it.
 const ParmVarDecl *parameterPath(const Expr *e, std::vector<const FieldDecl *> &fields) {
+  if (const auto *copy = dyn_cast<CXXConstructExpr>(e->IgnoreImplicit());
+      copy && copy->getNumArgs() == 1 && copy->getConstructor()->isCopyOrMoveConstructor())
+    e = copy->getArg(0);
   while (const auto *m = dyn_cast<MemberExpr>(e->IgnoreParenImpCasts())) {
     const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
     if (m->isArrow() || !f) return nullptr;
@@ -109,15 +113,31 @@ public:
     const Expr *source = r.kind == Root::This ? objectArgument(call, arrow) : argumentFor(call, r.param);
     if (!source) return unknown(call, out);
     if (r.kind == Root::This && r.fields.empty()) return arrow ? pointer(source, out) : lvalue(source, out);
-    if (r.kind == Root::Param && r.byReference) return lvalue(source, out);
-    if (r.kind == Root::Param && r.fields.empty()) return pointer(source, out);
-    // A pointer field of the object or of a struct argument: one of this function's parameters, or
-    // fields of one, passed by value.
+    if (r.kind == Root::Param && r.fields.empty()) return r.byReference ? lvalue(source, out) : pointer(source, out);
+    // A pointer field of the object, or of a struct argument the callee takes by value, by reference
+    // (byReference) or by pointer (byReference, its parameter a pointer: the argument `&s`, or a
+    // pointer this function was given): one of this function's parameters, or fields of one.
+    const FunctionDecl *callee = call->getDirectCallee();
+    const bool byPointer = r.kind == Root::Param && r.byReference && callee && r.param < callee->getNumParams() &&
+                           callee->getParamDecl(r.param)->getType()->isPointerType();
     std::vector<const FieldDecl *> fields;
-    const ParmVarDecl *p = arrow ? nullptr : parameterPath(source, fields);
-    if (!p) return unknown(call, out);
+    const ParmVarDecl *p = nullptr;
+    bool through = false;  // p refers to the struct (a reference or a pointer)
+    if (byPointer) {
+      const Expr *pointerArg = source->IgnoreParenImpCasts();
+      const auto *address = dyn_cast<UnaryOperator>(pointerArg);
+      const auto *ref = dyn_cast<DeclRefExpr>(pointerArg);
+      if (address && address->getOpcode() == UO_AddrOf) p = parameterPath(address->getSubExpr(), fields);
+      else if (ref && (p = dyn_cast<ParmVarDecl>(ref->getDecl())) && p->getType()->isPointerType()) through = true;
+      else p = nullptr;
+    } else if (!arrow) {
+      p = parameterPath(source, fields);
+    }
+    // A struct that is not a parameter (an element of an array, a local copy): its pointer field was
+    // read from memory the runtime does not trace.
+    if (!p) return loaded(call, out);
     fields.insert(fields.end(), r.fields.begin(), r.fields.end());
-    param(p, std::move(fields), false, out);
+    param(p, std::move(fields), through || p->getType()->isReferenceType(), out);
   }
 
   // The roots of the memory an lvalue designates. `loaded` is set where a pointer read from memory
@@ -305,7 +325,8 @@ private:
       return unknown(e, out);
     }
     if (const auto *me = dyn_cast<MemberExpr>(e)) {
-      // A pointer field of the object a member function is called on (`data` in `return data[i];`).
+      // A pointer field of the object a member function is called on (`data` in `return data[i];`), or
+      // of a struct parameter: by value, by reference (`P& p`: p.x) or by pointer (`const P* p`: p->x).
       std::vector<const FieldDecl *> fields;
       const Expr *object = e;
       while (const auto *m = dyn_cast<MemberExpr>(object->IgnoreParenImpCasts())) {
@@ -314,16 +335,22 @@ private:
         fields.insert(fields.begin(), f);
         object = m->getBase();
         if (!m->isArrow()) continue;
-        if (!isa<CXXThisExpr>(object->IgnoreParenImpCasts())) break;
-        Root r;
-        r.kind = Root::This;
-        r.fields = std::move(fields);
-        out.insert(r);
-        return;
+        const Expr *base = object->IgnoreParenImpCasts();
+        if (isa<CXXThisExpr>(base)) {
+          Root r;
+          r.kind = Root::This;
+          r.fields = std::move(fields);
+          out.insert(r);
+          return;
+        }
+        const auto *ref = dyn_cast<DeclRefExpr>(base);
+        if (const auto *p = ref ? dyn_cast<ParmVarDecl>(ref->getDecl()) : nullptr; p && p->getType()->isPointerType())
+          return param(p, std::move(fields), true, out);
+        break;
       }
       fields.clear();
-      if (const ParmVarDecl *p = parameterPath(e, fields); p && !p->getType()->isReferenceType())
-        return param(p, std::move(fields), false, out);
+      if (const ParmVarDecl *p = parameterPath(e, fields))
+        return param(p, std::move(fields), p->getType()->isReferenceType(), out);
     }
     if (const auto *co = dyn_cast<AbstractConditionalOperator>(e)) {  // `(c ? a : b)[i]`: one of two lvalues
       loadedPointer(co->getTrueExpr(), out);
@@ -526,6 +553,14 @@ KernelGlobals GlobalTargetAnalysis::of(const FunctionFacts &kernel) const {
   const auto found = writes_.find(fn);
   const std::vector<Root> none;
   const std::vector<Root> &roots = found == writes_.end() ? none : found->second;
+  // A pointer field of a struct a kernel parameter points to (`ps->out[i] = v`, or through a helper
+  // taking `const P*`): loaded from global memory, not a pointer the host hands the kernel.
+  for (const Root &r : roots)
+    if (r.kind == Root::Param && r.byReference && !r.fields.empty() && r.param < fn->getNumParams() &&
+        !g.refusal.refused())
+      g.refusal = Refusal{"a store through a pointer loaded from memory (a field of what " +
+                              fn->getParamDecl(r.param)->getNameAsString() + " points to)",
+                          fn->getParamDecl(r.param)->getLocation()};
   const bool unknown = std::any_of(roots.begin(), roots.end(), [](const Root &r) { return r.kind == Root::Unknown; });
   for (KernelPointer &p : g.pointers) {
     const QualType type = p.fields.empty() ? fn->getParamDecl(p.param)->getType() : p.fields.back()->getType();

@@ -10,6 +10,9 @@
 //                   outputs of an Outs, from the inputs of its array of two read-only pointers; after
 //                   a barrier it reads the other warp's element of the next output, and after another
 //                   adds it to its own.
+//   particles:      race-free, 2 blocks of 2 warps; a helper taking the struct parameter by reference
+//                   moves each thread's particle, another reads through a pointer to it; after the
+//                   barrier each thread reads the other warp's position.
 //   racyCopy:       2 blocks of one thread; each copies its row of src over dst[0..15] with memcpy, a
 //                   store no hook sees (its destination a target since 2026-11-30): exactly one
 //                   write-write race between the blocks, on dst[0..15]. dst is not printed.
@@ -59,6 +62,21 @@ __global__ void pointerArrays(Outs o) {
   for (int k = 0; k < 3; ++k) o.out[k][g] += next[k];
 }
 
+struct Particles {
+  float* x;
+  const float* v;
+};
+
+__device__ void advance(Particles& p, int i, float dt) { p.x[i] += p.v[i] * dt; }
+__device__ float speedOf(const Particles* p, int i) { return p->v[i]; }
+
+__global__ void particles(Particles p, float* out) {
+  const int g = blockIdx.x * 64 + threadIdx.x;
+  advance(p, g, 0.5f);
+  __syncthreads();
+  out[g] = p.x[blockIdx.x * 64 + (threadIdx.x + 32) % 64] + speedOf(&p, g);
+}
+
 __global__ void racyCopy(int* dst, const int* src) { memcpy(dst, src + 16 * blockIdx.x, 16 * sizeof(int)); }
 
 __global__ void racyCount() {
@@ -98,6 +116,9 @@ int main() {
     cudaMemcpy(host, p, sizeof host, cudaMemcpyDeviceToHost);
     for (int i = 0; i < n; ++i) printf("%g%c", host[i], i % 16 == 15 ? '\n' : ' ');
   }
+  particles<<<2, 64>>>(Particles{table, in}, out);
+  cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; ++i) printf("%g%c", host[i], i % 16 == 15 ? '\n' : ' ');
   int *rows = nullptr, *copied = nullptr;
   cudaMalloc(&rows, 32 * sizeof(int));
   cudaMalloc(&copied, 16 * sizeof(int));

@@ -131,6 +131,24 @@ __global__ void cacheHints(float4 *out, const float4 *in, float *o2, const float
   __stwb(&o2[i + 4096], 1.0f);
 }
 
+// A struct parameter handed to a helper by reference, const reference or pointer: its pointer fields
+// are the kernel's (they were refused as loaded from memory). Through a pointer to a struct in global
+// memory (`P* ps`), or a copy of the struct, they are loaded from memory: refused.
+struct Particles { float *x; int n; };
+__device__ void moveRef(Particles &p, int i) { p.x[i] += 1.0f; }
+__device__ void moveConstRef(const Particles &p, int i) { p.x[i] += 1.0f; }
+__device__ void movePointer(const Particles *p, int i) { p->x[i] += 1.0f; }
+__global__ void particlesByReference(Particles p, Particles q, Particles r) {
+  moveRef(p, threadIdx.x);
+  moveConstRef(q, threadIdx.x);
+  movePointer(&r, threadIdx.x);
+}
+__global__ void particlesInMemory(Particles *ps) { movePointer(ps, threadIdx.x); }
+__global__ void particlesCopied(Particles p) {
+  Particles copy = p;
+  moveRef(copy, threadIdx.x);
+}
+
 void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *out, float *f, Pair *pairs) {
   scale<<<(n + 255) / 256, 256>>>(b, w, s, r, n);
   chase<<<4, 32>>>(rows, out);
@@ -145,6 +163,9 @@ void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *ou
   libcuAtomic<<<1, 64>>>(out);
   chosen<<<1, 32>>>(f, f, 1);
   cacheHints<<<1, 64>>>((float4 *)f, (const float4 *)f, f, f);
+  particlesByReference<<<1, 32>>>(Particles{f, 1}, Particles{f, 1}, Particles{f, 1});
+  particlesInMemory<<<1, 32>>>((Particles *)f);
+  particlesCopied<<<1, 32>>>(Particles{f, 1});
 }
 
 // scale writes b.out (offset 8 in Buffers), result (through the helper) and g_max; not b.in,
@@ -172,6 +193,9 @@ void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *ou
 // CHECK: ldcc_desc_11_globals[] = {{[{][{]}}"a", 0, 0ull, 4ull, false, false}, {"b", 1, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 // CHECK: ldcc_desc_12_globals[] = {{[{][{]}}"out", 0, 0ull, 16ull, false, false}, {"o2", 2, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
 // CHECK-NEXT: ldcc_desc_12 = {"cacheHints", {{.*}}, nullptr, nullptr, ldcc_desc_12_globals, 2u, "a call of __stcs, which may store where no hook sees it ({{.*}}/global_targets.cu:{{[0-9]+}})", false};
+// CHECK: ldcc_desc_13_globals[] = {{[{][{]}}"p.x", 0, 0ull, 4ull, false, false}, {"q.x", 1, 0ull, 4ull, false, false}, {"r.x", 2, 0ull, 4ull, false, false}, {nullptr, 0, 0ull, 0ull, false, false}};
+// CHECK: ldcc_desc_14 = {"particlesInMemory", {{.*}}, "a store through a pointer loaded from memory (a field of what ps points to)",
+// CHECK: ldcc_desc_15 = {"particlesCopied", {{.*}}, "a store through a pointer loaded from memory",
 
 // The helper redirects nothing itself: it writes through the pointer it is given.
 // CHECK: __device__ void bump__ldcc_checked(::ldcc::rt::ThreadState& ldcc_t, int *p, int v) {{[{][{]}} (*::ldcc::rt::store(ldcc_t, &(*p))) += v; } }
@@ -188,3 +212,5 @@ void run(Buffers b, const float *w, float *s, int *r, int n, int **rows, int *ou
 // WARN: global_targets.cu:36: warning: ldcc: kernel 'chase' runs unchecked: a store through a pointer loaded from memory
 // WARN: global_targets.cu:{{[0-9]+}}: warning: ldcc: kernel 'fromAddress' runs unchecked: a store through a pointer made from an integer that is not a pointer's address
 // WARN: global_targets.cu:{{[0-9]+}}: warning: ldcc: kernel 'libcuAtomic' runs unchecked: a libcu++ atomic (atomic_ref::fetch_add; ldcc checks CUDA's atomic functions, atomicAdd and the others)
+// WARN: global_targets.cu:{{[0-9]+}}: warning: ldcc: kernel 'particlesInMemory' runs unchecked: a store through a pointer loaded from memory (a field of what ps points to)
+// WARN: global_targets.cu:{{[0-9]+}}: warning: ldcc: kernel 'particlesCopied' runs unchecked: a store through a pointer loaded from memory

@@ -112,6 +112,15 @@ public:
     bool arrow = false;
     const Expr *source = r.kind == Root::This ? objectArgument(call, arrow) : argumentFor(call, r.param);
     if (!source) return unknown(call, out);
+    // A member function calling another on its own object, or passing `this` on: still that object.
+    if ((r.kind == Root::This || r.byReference) && isa<CXXThisExpr>(source->IgnoreParenImpCasts()) &&
+        (r.kind == Root::This ? arrow : !r.fields.empty())) {
+      Root object = r;
+      object.kind = Root::This;
+      object.byReference = false;
+      out.insert(object);
+      return;
+    }
     if (r.kind == Root::This && r.fields.empty()) return arrow ? pointer(source, out) : lvalue(source, out);
     if (r.kind == Root::Param && r.fields.empty()) return r.byReference ? lvalue(source, out) : pointer(source, out);
     // A pointer field of the object, or of a struct argument the callee takes by value, by reference

@@ -75,6 +75,7 @@ struct Grid {
   int width;
   __device__ float &at(int r, int c) { return data[r * width + c]; }
   __device__ float *row(int r) const { return data + r * width; }
+  __device__ float &flat(int i) { return at(i / width, i % width); }  // through its own object
 };
 
 __device__ float *rowFrom(float **rows, int r) { return rows[r]; }
@@ -85,6 +86,7 @@ __global__ void returned(Grid g, float *table, float *left, float *right, float 
   rowOf(table, blockIdx.x)[threadIdx.x] = in[threadIdx.x];
   g.at(blockIdx.x, threadIdx.x) = g.weights[threadIdx.x];
   g.row(0)[threadIdx.x] += 1.0f;
+  g.flat(threadIdx.x) -= 1.0f;
   pick(left[threadIdx.x], right[threadIdx.x], threadIdx.x % 2 == 0) = 2.0f;
   (void)unread;
 }

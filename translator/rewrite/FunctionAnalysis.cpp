@@ -523,6 +523,13 @@ public:
              cond->getBeginLoc());
     return true;
   }
+  // A counter's next value (`while ((i = atomicAdd(&next, 1)) < n)`, a work queue): the loop ends by its
+  // own progress, whatever the others do. Exchanges and compare-and-swaps in a condition are locks.
+  static bool takesTicket(const CallExpr *call) {
+    std::string name = calleeName(call);
+    if (const size_t scope = name.find('_'); scope != std::string::npos) name.resize(scope);
+    return (name == "atomicAdd" || name == "atomicSub" || name == "atomicInc" || name == "atomicDec") && !isAtomicLoad(call);
+  }
   // An atomic operation that only reads: adds, subtracts, ors or xors 0, or swaps a value for itself.
   static bool isAtomicLoad(const CallExpr *call) {
     std::string name = calleeName(call);
@@ -560,7 +567,8 @@ public:
         return true;
       }
       bool VisitCallExpr(CallExpr *call) {
-        found = found || (atomicNames().count(calleeName(call)) > 0 && !retriesOwnUpdate(call, loop));
+        found = found || (atomicNames().count(calleeName(call)) > 0 && !retriesOwnUpdate(call, loop) &&
+                          !takesTicket(call));
         const FunctionDecl *callee = call->getDirectCallee();
         const FunctionDecl *definition = callee ? callee->getDefinition() : nullptr;
         if (definition && definition->getBody() && entered.insert(definition).second) TraverseStmt(definition->getBody());

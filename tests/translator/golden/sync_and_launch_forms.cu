@@ -153,7 +153,8 @@ __global__ void asmWait(const int *flag, int *out) {
 // A helper with no clone (it only reads) still refuses its callers: a wait inside it, inline PTX that
 // stores. An endless loop left where an atomic shows the others arrived, and a loop polling an atomic
 // that changes nothing (hand-made grid barriers), wait too. A work queue's endless loop is checked: its
-// atomic takes the next item, and its exit tests a local.
+// atomic takes the next item, and its exit tests a local; so are loops whose condition or exit takes
+// the next item itself (a counter's add ends by the loop's own progress).
 __device__ void waitFor(volatile int *flag) {
   while (*flag == 0) {
   }
@@ -185,6 +186,11 @@ __global__ void workQueue(int *head, const float *in, float *out, int n) {
     if (item >= n) break;
     out[item] = 2 * in[item];
   }
+  int i;
+  while ((i = atomicAdd(head + 1, 1)) < n) out[i] += 1.0f;
+  for (;;) {
+    if (atomicAdd(head + 2, 1) >= n) break;
+  }
 }
 
 // WARN-DAG: sync_and_launch_forms.cu:31: warning: ldcc: kernel 'groupSum' runs unchecked: it calls reduceSum, which cannot be checked: a sync() of a cooperative_groups::thread_group, which may be the whole block
@@ -203,6 +209,9 @@ __global__ void workQueue(int *head, const float *in, float *out, int n) {
 // WARN-DAG: sync_and_launch_forms.cu:{{[0-9]+}}: warning: ldcc: kernel 'handBarrier' runs unchecked: a loop that waits on memory other threads write (an atomic that changes nothing, polled)
 // WARN-DAG: sync_and_launch_forms.cu:{{[0-9]+}}: warning: ldcc: kernel 'pollingBarrier' runs unchecked: a loop that waits on memory other threads write (an atomic that changes nothing, polled)
 // WARN-NOT: warning
+
+// The work queues are checked (no refusal in their descriptor).
+// CHECK: ldcc_desc_{{[0-9]+}} = {"workQueue", "check", ldcc_sites, {{[0-9]+}}u, ldcc_desc_{{[0-9]+}}_targets, {{[0-9]+}}u, ldcc_locals, {{[0-9]+}}u, nullptr, nullptr,
 
 // The CAS update in a condition is hooked in the helper's clone (the kernel is launched checked: below).
 // CHECK: while ((old = ::ldcc::rt::AtomicCall{ldcc_t}.atomicCAS(bits, assumed, __float_as_int(fminf(val, __int_as_float(assumed))))) != assumed) assumed = old;

@@ -109,7 +109,7 @@ TEST(CudaArgs, DeviceSideHasTheCuda13Flags) {
       "-x", "cuda", "-std=c++17", "--cuda-path=/opt/cuda", "--cuda-gpu-arch=sm_90",
       "-nocudalib", "-Wno-unknown-cuda-version", "-isystem", "/opt/cuda/include/cccl",
       "-Xclang", "-target-sdk-version=12.9", "--cuda-device-only",
-      "-resource-dir", "/opt/clang/22"};
+      "-resource-dir", "/opt/clang/22", "-include", kParseOnlyHeaderPath};
   EXPECT_EQ(args, expected);
 }
 

@@ -127,6 +127,12 @@ std::string printType(QualType type, const ASTContext &ctx) {
   return type.getAsString(pp);
 }
 
+bool writableThrough(QualType param) {
+  if (param->isPointerType()) return !param->getPointeeType().isConstQualified() && !param->getPointeeType()->isFunctionType();
+  return param->isLValueReferenceType() && !param.getNonReferenceType().isConstQualified() &&
+         !param.getNonReferenceType()->isFunctionType();
+}
+
 bool isDeviceVariable(const VarDecl *v) {
   return v && v->hasGlobalStorage() && !v->isStaticLocal() && v->getDeclContext()->isFileContext() &&
          v->hasAttr<CUDADeviceAttr>() && !v->hasAttr<CUDASharedAttr>() && !v->hasAttr<CUDAConstantAttr>() &&
@@ -255,12 +261,8 @@ bool mayWriteThroughArguments(const CallExpr *call, const FunctionDecl *fd) {
   // An operator that is a member takes its object as argument 0.
   const unsigned first = md && md->isInstance() && isa<CXXOperatorCallExpr>(call) ? 1 : 0;
   for (unsigned i = 0; i < fd->getNumParams(); ++i) {
-    const QualType t = fd->getParamDecl(i)->getType();
-    QualType pointee;
-    if (t->isPointerType()) pointee = t->getPointeeType();
-    else if (t->isLValueReferenceType()) pointee = t.getNonReferenceType();
-    else continue;  // by value, or an rvalue reference: a temporary (a = f(...) of float3 & co.)
-    if (pointee.isConstQualified() || pointee->isFunctionType()) continue;
+    // Not by value, nor by rvalue reference: a temporary (a = f(...) of float3 & co.).
+    if (!writableThrough(fd->getParamDecl(i)->getType())) continue;
     if (i + first < call->getNumArgs() && isLocalObject(call->getArg(i + first))) continue;
     return true;
   }
@@ -523,19 +525,23 @@ public:
              cond->getBeginLoc());
     return true;
   }
-  // A counter's next value (`while ((i = atomicAdd(&next, 1)) < n)`, a work queue): the loop ends by its
-  // own progress, whatever the others do. Exchanges and compare-and-swaps in a condition are locks.
-  static bool takesTicket(const CallExpr *call) {
-    std::string name = calleeName(call);
-    if (const size_t scope = name.find('_'); scope != std::string::npos) name.resize(scope);
-    return (name == "atomicAdd" || name == "atomicSub" || name == "atomicInc" || name == "atomicDec") && !isAtomicLoad(call);
-  }
-  // An atomic operation that only reads: adds, subtracts, ors or xors 0, or swaps a value for itself.
-  static bool isAtomicLoad(const CallExpr *call) {
+  // An atomic's name without its scope (`atomicAdd_block` -> `atomicAdd`).
+  static std::string unscopedAtomic(const CallExpr *call) {
     std::string name = calleeName(call);
     for (const char *scope : {"_block", "_system"})
       if (name.size() > strlen(scope) && name.compare(name.size() - strlen(scope), std::string::npos, scope) == 0)
         name.resize(name.size() - strlen(scope));
+    return name;
+  }
+  // A counter's next value (`while ((i = atomicAdd(&next, 1)) < n)`, a work queue): the loop ends by its
+  // own progress, whatever the others do. Exchanges and compare-and-swaps in a condition are locks.
+  static bool takesTicket(const CallExpr *call) {
+    const std::string name = unscopedAtomic(call);
+    return (name == "atomicAdd" || name == "atomicSub" || name == "atomicInc" || name == "atomicDec") && !isAtomicLoad(call);
+  }
+  // An atomic operation that only reads: adds, subtracts, ors or xors 0, or swaps a value for itself.
+  static bool isAtomicLoad(const CallExpr *call) {
+    const std::string name = unscopedAtomic(call);
     const auto zero = [](const Expr *e) {
       const auto *literal = dyn_cast<IntegerLiteral>(e->IgnoreParenImpCasts());
       return literal && literal->getValue() == 0;

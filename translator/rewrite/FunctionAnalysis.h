@@ -208,6 +208,8 @@ const clang::FunctionDecl *definitionOf(const clang::FunctionDecl *fn);
 std::string printType(clang::QualType type, const clang::ASTContext &ctx);
 // A namespace-scope variable in global memory that may be written: __device__, not __shared__,
 // __constant__ or const.
+// A parameter a callee may write through: a pointer to non-const, or a non-const lvalue reference.
+bool writableThrough(clang::QualType param);
 bool isDeviceVariable(const clang::VarDecl *var);
 // Whether a value of the type may hold an address: a pointer or reference, or an array or class with
 // one inside (bases and a vtable pointer included); dependent, incomplete or deeply nested types may.

@@ -250,7 +250,8 @@ public:
     const FunctionDecl *fd = call->getDirectCallee();
     bool arrow = false;
     if (const Expr *object = objectArgument(call, arrow); object && isa<CXXMemberCallExpr>(call)) {
-      // A local object built on memory it refers to (`cuda::atomic_ref<int> c(*count);`): that memory.
+      // A local object built on memory it refers to (a view constructed from `*p`): that memory.
+      // (libcu++'s atomic_ref is refused before: FunctionAnalysis.)
       const auto *ref = dyn_cast<DeclRefExpr>(object->IgnoreParenImpCasts());
       const auto *local = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
       const auto *built = local && local->hasLocalStorage() && local->hasInit()
@@ -280,8 +281,9 @@ public:
 private:
   // An argument a callee may write through: by a pointer to non-const, or by a non-const reference.
   void argumentDestination(QualType param, const Expr *arg, std::set<Root> &out) {
-    if (param->isPointerType() && !param->getPointeeType().isConstQualified()) return pointer(arg, out);
-    if (param->isLValueReferenceType() && !param.getNonReferenceType().isConstQualified()) lvalue(arg, out);
+    if (!writableThrough(param)) return;
+    if (param->isPointerType()) pointer(arg, out);
+    else lvalue(arg, out);
   }
 
   // A pointer made from an integer: where the integer is a pointer's address (`(T*)((uintptr_t)p + 15 &

@@ -1,0 +1,127 @@
+// Launch-time proofs of race freedom (the LD paper, section 5.1: variables "with affine array indices
+// that can be easily analyzed statically" need no checking; with the launch's values, as HGRD argues,
+// the analysis is exact where a purely static one must guess).
+//
+// The translator (translator/rewrite/AffineProof.h) describes every access of a kernel to the memory
+// it writes as an affine form over the thread's indices and the kernels' loop counters, with
+// coefficients that depend only on the launch (its grid, block and scalar arguments), and emits a
+// host function that fills a Proof from the launch's values. When the Proof holds, no two threads of
+// the launch can touch one element with at least one plain write between them, so the launch runs the
+// original kernel: a race-free result, the native speed. When it does not hold the launch is checked
+// as any other. A proof is sound or absent: anything the forms cannot say keeps the kernel checked.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <vector>
+
+namespace ldcc::rt::proof {
+
+// The variables of a form: the thread's indices, then one trip counter per loop (kFirstLoop + n).
+enum Var : int { kTidX, kTidY, kTidZ, kBidX, kBidY, kBidZ, kFirstLoop };
+constexpr int kMaxVars = 24;
+
+enum Access : int { kRead, kWrite, kAtomic };
+
+struct Term {
+  int var;
+  long long coeff;
+};
+
+// constant + sum of coeff * var.
+struct Form {
+  long long constant = 0;
+  std::vector<Term> terms;
+};
+
+// An inclusive interval of a variable; an empty one (lo > hi) means the access never runs.
+struct Bound {
+  int var;
+  long long lo, hi;
+};
+
+// The launch, as launch_kernel sees it: args[1 + i] points to parameter i (args[0] is the LaunchCtx).
+struct ProofInput {
+  dim3 grid, block;
+  void** args;
+};
+
+template <typename T>
+T arg(const ProofInput& in, int param) {
+  T value;
+  std::memcpy(&value, in.args[1 + param], sizeof value);
+  return value;
+}
+
+// The allocation [base, base + bytes) a device pointer points into; false when the driver knows none.
+using AllocationLookup = std::function<bool(const void* pointer, const void*& base, size_t& bytes)>;
+
+class Proof {
+ public:
+  explicit Proof(const ProofInput& in);
+
+  // Memory the kernel writes: a pointer parameter, or a __shared__ variable (per block: only the
+  // threads of one block meet there, and blockIdx does not appear in its forms).
+  int pointer_root(int param);
+  int shared_root();
+  // Every pointer parameter of the kernel: the written ones must each be alone in their allocation.
+  void pointer_params(std::initializer_list<int> params);
+
+  // Loop counter `var` counts the iterations of `for (v = from; v < to (or <= to); v += step)`.
+  // Its trips are bounded over every value `from` and `to` can take.
+  void loop(int var, const Form& from, const Form& to, long long step, bool inclusive);
+
+  // One access. `phase`: 0 before the kernel's first top-level __syncthreads(), 1 after it, -1 inside
+  // no such split; `known` false: an index the forms could not describe (a read after the split of a
+  // variable every write of which precedes it). `bounds`: the guards of the access (if (tid == 0)).
+  void access(int root, Access kind, int phase, bool known, const Form& index, std::initializer_list<Bound> bounds);
+
+  // The C value of a sub-expression equals the form's exact value only within [lo, hi] (the source and
+  // destination types of an integer conversion, the type of an index).
+  void representable(const Form& value, long long lo, long long hi);
+
+  // Whether the proof holds for this launch; `lookup` finds the allocation of each pointer parameter.
+  bool holds(const AllocationLookup& lookup) const;
+
+ private:
+  struct Family {
+    int root;
+    Access kind;
+    int phase;
+    bool known;
+    Form index;
+    long long lo[kMaxVars], hi[kMaxVars];  // inclusive bounds of every variable for this access
+  };
+  struct Root {
+    bool shared;
+    int param;
+  };
+  struct Check {
+    Form value;
+    long long lo, hi;
+  };
+  bool default_bounds(long long lo[kMaxVars], long long hi[kMaxVars]) const;
+  bool root_holds(int root, bool split) const;
+  static bool pair_holds(const Family& a, const Family& b, bool shared);
+
+  const ProofInput& in_;
+  bool failed_ = false;
+  std::vector<Root> roots_;
+  std::vector<int> pointer_params_;
+  long long trips_[kMaxVars] = {};
+  bool has_trips_[kMaxVars] = {};
+  std::vector<Family> families_;
+  std::vector<Check> checks_;
+};
+
+// The values a form takes over the variables' inclusive bounds, as [min, max].
+void form_range(const Form& f, const long long lo[], const long long hi[], __int128& min, __int128& max);
+
+// Whether (v_1, ..., v_n) -> sum c_i v_i is one-to-one over v_i in [0, sizes_i): sorted by |c|, each
+// |c_k| exceeds the reach of the smaller ones, sum |c_j| (sizes_j - 1) (a mixed radix).
+bool injective(std::vector<std::pair<long long, long long>> coeff_and_size);
+
+}  // namespace ldcc::rt::proof

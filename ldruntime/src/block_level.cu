@@ -49,6 +49,14 @@ std::string dim3_text(uint32_t linear, dim3 grid) {
 
 }  // namespace
 
+bool allocation_of(const void* pointer, const void*& base, size_t& bytes) {
+  const GetAddressRange range = address_range_function();
+  CUdeviceptr b = 0;
+  if (!range || range(&b, &bytes, reinterpret_cast<CUdeviceptr>(pointer)) != CUDA_SUCCESS) return false;
+  base = reinterpret_cast<const void*>(b);
+  return true;
+}
+
 void place_in_allocation(Race& race, const GlobalAllocation& a, uint64_t lo, uint64_t hi) {
   const uint64_t from = lo >= a.name_offset ? a.name_offset : 0;
   race.target = a.name;

@@ -70,6 +70,10 @@ inline GlobalTarget global_target(const GlobalAllocation& a, uint8_t* copies, ui
   return GlobalTarget{a.base, a.bytes, copies, stride, span, uint32_t(!a.end_is_allocation), nullptr, nullptr};
 }
 
+// The allocation [base, base + bytes) `pointer` points into, from cuMemGetAddressRange; false when the
+// driver knows none (host memory, a stale pointer).
+bool allocation_of(const void* pointer, const void*& base, size_t& bytes);
+
 // Sets a race's variable, element and byte range from device offsets [lo, hi) into allocation `a`,
 // counted from the pointer the kernel was given, so the element is the index the kernel writes.
 void place_in_allocation(Race& race, const GlobalAllocation& a, uint64_t lo, uint64_t hi);

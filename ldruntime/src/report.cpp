@@ -268,6 +268,11 @@ std::string format_race_group(const std::vector<Race>& group) {
   return format_group(pointers);
 }
 
+std::string proven_line(uint64_t proven) {
+  return "ldcc: " + std::to_string(proven) + (proven == 1 ? " launch was" : " launches were") +
+         " proven race-free at launch from affine accesses and ran the original kernel";
+}
+
 std::string summary_line(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped) {
   const auto ww = std::count_if(races.begin(), races.end(), [](const Race& r) { return r.kind == RaceKind::WriteWrite; });
   std::ostringstream out;
@@ -332,6 +337,7 @@ ProcessReport::ProcessReport() {
 void ProcessReport::add(LaunchResult result) {
   std::lock_guard<std::mutex> lock(report_mutex);
   if (result.deterministic) (result.checked ? ordered_ : native_)++;
+  if (result.proven) (result.deterministic ? ordered_proven_ : proven_)++;
   else (result.checked ? launches_ : unchecked_)++;
   if (result.checked && !result.deterministic && !result.kernel.empty()) checked_kernels_.insert(result.kernel);
   if (result.checked && !result.deterministic && !result.gap.empty()) gaps_.emplace(result.kernel, result.gap);
@@ -369,6 +375,7 @@ void ProcessReport::finish() {
   if (finished_ || (launches_ == 0 && unchecked_ == 0 && ordered_ == 0 && native_ == 0)) return;
   finished_ = true;
   if (launches_ || unchecked_) std::fprintf(stderr, "%s\n", summary_line(group_leaders(races_), launches_, unchecked_, dropped_).c_str());
+  if (proven_ + ordered_proven_) std::fprintf(stderr, "%s\n", proven_line(proven_ + ordered_proven_).c_str());
   for (const auto& [kernel, gap] : gaps_) std::fprintf(stderr, "%s\n", gap_line(kernel, gap).c_str());
   if (ordered_ || native_) std::fprintf(stderr, "%s\n", deterministic_summary_line(ordered_, native_).c_str());
   if (!flags().report_path.empty()) {
@@ -377,7 +384,8 @@ void ProcessReport::finish() {
     for (const std::string& k : checked_kernels_) kernels += (kernels.empty() ? "\"" : ",\"") + json_escape(k) + "\"";
     json << races_to_json(races_, launches_, unchecked_, dropped_,
                           "\"checked_kernels\":[" + kernels + "],\"partly_checked\":" + gaps_to_json(gaps_) +
-                              ",\"regions_checked\":" + std::to_string(regions_));
+                              ",\"regions_checked\":" + std::to_string(regions_) +
+                              ",\"proven_launches\":" + std::to_string(proven_));
     if (!json) std::fprintf(stderr, "ldcc: could not write the report to %s\n", flags().report_path.c_str());
   }
   if (!races_.empty()) {

@@ -166,6 +166,27 @@ bool inSystemHeader(const ASTContext &ctx, SourceLocation loc) {
   return loc.isInvalid() || ctx.getSourceManager().isInSystemHeader(ctx.getSourceManager().getExpansionLoc(loc));
 }
 
+const std::set<std::string> &atomicNames() {
+  static const std::set<std::string> names = {
+      "atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec",
+      "atomicCAS", "atomicAnd", "atomicOr", "atomicXor", "atomicAdd_block", "atomicSub_block",
+      "atomicExch_block", "atomicMin_block", "atomicMax_block", "atomicCAS_block", "atomicAnd_block",
+      "atomicOr_block", "atomicXor_block"};
+  return names;
+}
+
+const VarDecl *builtinIndexVariable(const PseudoObjectExpr *e, const MSPropertyDecl *&property) {
+  const auto *ref = dyn_cast<MSPropertyRefExpr>(e->getSyntacticForm());
+  if (!ref) return nullptr;
+  const Expr *base = ref->getBaseExpr()->IgnoreImpCasts();
+  if (const auto *opaque = dyn_cast<OpaqueValueExpr>(base)) base = opaque->getSourceExpr()->IgnoreImpCasts();
+  const auto *ref_to_variable = dyn_cast<DeclRefExpr>(base);
+  const auto *var = ref_to_variable ? dyn_cast<VarDecl>(ref_to_variable->getDecl()) : nullptr;
+  if (!var || !isBuiltinIndexVariable(var)) return nullptr;
+  property = ref->getPropertyDecl();
+  return var;
+}
+
 namespace {
 
 bool inNamespace(const Decl *d, llvm::StringRef name) {
@@ -197,15 +218,6 @@ bool onlyUserCandidates(const ASTContext &ctx, const CallExpr *call) {
   for (const NamedDecl *d : ul->decls())
     if (inSystemHeader(ctx, d->getUnderlyingDecl()->getLocation())) return false;
   return true;
-}
-
-const std::set<std::string> &atomicNames() {
-  static const std::set<std::string> names = {
-      "atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec",
-      "atomicCAS", "atomicAnd", "atomicOr", "atomicXor", "atomicAdd_block", "atomicSub_block",
-      "atomicExch_block", "atomicMin_block", "atomicMax_block", "atomicCAS_block", "atomicAnd_block",
-      "atomicOr_block", "atomicXor_block"};
-  return names;
 }
 
 // The variable an address is computed from: &a[i].f, p + i, ... -> a or p.

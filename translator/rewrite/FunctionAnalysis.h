@@ -216,6 +216,10 @@ bool isDeviceVariable(const clang::VarDecl *var);
 bool holdsPointer(clang::QualType type, int depth = 0);
 // threadIdx, blockIdx, blockDim or gridDim: CUDA's built-in index variables, fixed for the thread.
 bool isBuiltinIndexVariable(const clang::VarDecl *var);
+// threadIdx.x and its kind (the variable, and its component as `property`); null for anything else.
+const clang::VarDecl *builtinIndexVariable(const clang::PseudoObjectExpr *e, const clang::MSPropertyDecl *&property);
+// CUDA's atomic read-modify-write functions (atomicAdd, ..., their _block forms).
+const std::set<std::string> &atomicNames();
 // Whether a location is in a system header (the CUDA toolkit, the C++ library), or unknown.
 bool inSystemHeader(const clang::ASTContext &ctx, clang::SourceLocation loc);
 

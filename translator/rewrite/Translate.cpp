@@ -4,6 +4,7 @@
 #include "rewrite/Translate.h"
 
 #include "frontend/DiagnosticCollector.h"
+#include "rewrite/AffineProof.h"
 #include "rewrite/CloneWriter.h"
 #include "rewrite/FunctionAnalysis.h"
 
@@ -68,6 +69,7 @@ struct KernelRecord {
   Refusal warpTurns;  // see TranslationUnitAnalysis::warpTurnsReason
   bool atomics = false;  // its clone makes atomic operations
   bool inShared = false;  // it has a CheckedInShared clone (it has shared variables)
+  AffineProof proof;      // a checked kernel's launch-time proof of race freedom, if its accesses allow one
 };
 
 class Translator {
@@ -123,6 +125,7 @@ public:
         }
         if (!k.refusal.refused()) {
           k.checked = true;
+          k.proof = proveAffine(ctx_, f.fn, k.descName + "_proof");
           k.inShared = !clone.inSharedText.empty();
           k.targets = clone.targetNames;
           insertClone(f.fn, clone.text);
@@ -507,8 +510,21 @@ private:
     const PresumedLoc top = sm_.getPresumedLoc(sm_.getLocForStartOfFile(sm_.getMainFileID()));
     head << "#line 1 " << cString(top.isValid() ? top.getFilename() : "") << "\n";
     const auto *buffer = rw_.getRewriteBufferFor(sm_.getMainFileID());
-    result_.output = head.str() + (buffer ? std::string(buffer->begin(), buffer->end())
-                                          : sm_.getBufferData(sm_.getMainFileID()).str());
+    // The launch-time proofs, after the program (they name nothing of it but its kernels' tables).
+    std::ostringstream tail;
+    for (const KernelRecord &k : kernels_) {
+      if (!k.checked) continue;
+      if (!k.proof.ok) {
+        tail << "\n// ldcc: no launch-time proof for " << k.fn->getQualifiedNameAsString() << ": " << k.proof.reason << "\n";
+        continue;
+      }
+      tail << "\n" << k.proof.function << "[[maybe_unused]] static const ::ldcc::rt::ProofRegistration " << k.descName
+           << "_proven(" << k.descName << ", " << k.descName << "_proof, " << (k.proof.deterministic ? "true" : "false")
+           << ");\n";
+    }
+    result_.output = head.str() +
+                     (buffer ? std::string(buffer->begin(), buffer->end()) : sm_.getBufferData(sm_.getMainFileID()).str()) +
+                     tail.str();
   }
 
   ASTContext &ctx_;

@@ -173,19 +173,6 @@ ParamUse classifyUse(const DeclRefExpr *use, const ParentMap &parents) {
   return comma && comma->getOpcode() == BO_Comma && comma->getLHS()->IgnoreParens() == assignment ? stored : other;
 }
 
-// threadIdx.x and its kind: a value fixed for the thread.
-const VarDecl *builtinIndexVariable(const PseudoObjectExpr *e, const MSPropertyDecl *&property) {
-  const auto *ref = dyn_cast<MSPropertyRefExpr>(e->getSyntacticForm());
-  if (!ref) return nullptr;
-  const Expr *base = ref->getBaseExpr()->IgnoreImpCasts();
-  if (const auto *opaque = dyn_cast<OpaqueValueExpr>(base)) base = opaque->getSourceExpr()->IgnoreImpCasts();
-  const auto *ref_to_variable = dyn_cast<DeclRefExpr>(base);
-  const auto *var = ref_to_variable ? dyn_cast<VarDecl>(ref_to_variable->getDecl()) : nullptr;
-  if (!var || !isBuiltinIndexVariable(var)) return nullptr;
-  property = ref->getPropertyDecl();
-  return var;
-}
-
 bool isArrayDecay(const Expr *e) {
   const auto *cast = dyn_cast<ImplicitCastExpr>(e->IgnoreParens());
   return cast && cast->getCastKind() == CK_ArrayToPointerDecay;

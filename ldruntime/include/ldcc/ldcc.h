@@ -100,6 +100,9 @@ struct LaunchResult {
   // A checked launch that left part of its memory unchecked: which part and why, e.g. "global memory
   // between the warps of a block (the blocks' write footprints in out interleave)"; "" when none.
   std::string gap;
+  // A translated launch whose launch-time proof of race freedom held (ldcc/proof.h): it ran the
+  // original kernel, and counts as checked (in deterministic mode, as in unit order).
+  bool proven = false;
 };
 
 struct Options {

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <functional>
 #include <initializer_list>
+#include <limits>
 #include <vector>
 
 namespace ldcc::rt::proof {
@@ -54,6 +55,27 @@ T arg(const ProofInput& in, int param) {
   T value;
   std::memcpy(&value, in.args[1 + param], sizeof value);
   return value;
+}
+
+// a / b and a % b in the kernel's types, for the launch values the translator evaluates: a division
+// the device would trap on makes the proof fail instead of the host.
+template <typename A, typename B>
+auto quotient(A a, B b, bool& ok) -> decltype(a / b) {
+  using R = decltype(a / b);
+  if (b == 0 || (R(b) == R(-1) && R(-1) < R(0) && R(a) == std::numeric_limits<R>::min())) {
+    ok = false;
+    return R(0);
+  }
+  return a / b;
+}
+template <typename A, typename B>
+auto remainder(A a, B b, bool& ok) -> decltype(a % b) {
+  using R = decltype(a % b);
+  if (b == 0 || (R(b) == R(-1) && R(-1) < R(0) && R(a) == std::numeric_limits<R>::min())) {
+    ok = false;
+    return R(0);
+  }
+  return a % b;
 }
 
 // The allocation [base, base + bytes) a device pointer points into; false when the driver knows none.

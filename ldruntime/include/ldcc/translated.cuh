@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "ldcc/kernels/block_run.cuh"  // and region_check.cuh
+#include "ldcc/proof.h"
 
 namespace ldcc::rt {
 
@@ -55,6 +56,15 @@ struct KernelDesc {
   // atomics whose order shows in the results ("file:line" at the end).
   const char* warp_turns;
   bool atomics;  // it makes atomic operations (global ones act on one copy in deterministic mode)
+};
+
+// The translator's launch-time proof of race freedom of a kernel (ldcc/proof.h): a launch for which it
+// holds runs the original kernel. `deterministic`: such a launch is deterministic too (no atomics whose
+// order shows, no printf or clock reads), so deterministic mode takes it as well. The translated file
+// registers each one at its end, with a static ProofRegistration.
+using ProofFunction = bool (*)(const proof::ProofInput&, const proof::AllocationLookup&);
+struct ProofRegistration {
+  ProofRegistration(const KernelDesc& desc, ProofFunction proof, bool deterministic);
 };
 
 // Host side (ldruntime/src/translated_launch.cu). `checked`: the clone level W and deterministic

@@ -59,13 +59,18 @@ int Proof::shared_root() {
 
 void Proof::pointer_params(std::initializer_list<int> params) { pointer_params_.assign(params.begin(), params.end()); }
 
-bool Proof::default_bounds(long long lo[kMaxVars], long long hi[kMaxVars]) const {
+void Proof::default_bounds(long long lo[kMaxVars], long long hi[kMaxVars]) const {
   for (int v = 0; v < kMaxVars; ++v) lo[v] = hi[v] = 0;
   const unsigned extents[] = {in_.block.x, in_.block.y, in_.block.z, in_.grid.x, in_.grid.y, in_.grid.z};
   for (int v = 0; v < kFirstLoop; ++v) hi[v] = (long long)extents[v] - 1;
   for (int v = kFirstLoop; v < kMaxVars; ++v)
     if (has_trips_[v]) hi[v] = trips_[v] - 1;
-  return true;
+}
+
+bool Proof::trip() {
+  if (++mirrored_trips_ <= kMaxMirroredTrips) return true;
+  failed_ = true;
+  return false;
 }
 
 void Proof::loop(int var, const Form& from, const Form& to, long long step, bool inclusive) {
@@ -87,13 +92,14 @@ void Proof::loop(int var, const Form& from, const Form& to, long long step, bool
   has_trips_[var] = true;
 }
 
-void Proof::access(int root, Access kind, int phase, bool known, const Form& index, std::initializer_list<Bound> bounds) {
-  if (root < 0 || root >= int(roots_.size())) {
+void Proof::access(int root, Access kind, bool known, const Form& index, std::initializer_list<Bound> bounds) {
+  if (root < 0 || root >= int(roots_.size()) || families_.size() >= kMaxFamilies) {
     failed_ = true;
     return;
   }
-  Family f{root, kind, phase, known, index, {}, {}};
+  Family f{root, kind, epoch_, known, index, {}, {}, {}};
   default_bounds(f.lo, f.hi);
+  for (int v = 0; v < kMaxVars; ++v) f.stride[v] = 1;
   for (const Bound& b : bounds) {
     if (b.var < 0 || b.var >= kMaxVars) {
       failed_ = true;
@@ -101,6 +107,14 @@ void Proof::access(int root, Access kind, int phase, bool known, const Form& ind
     }
     f.lo[b.var] = std::max(f.lo[b.var], b.lo);
     f.hi[b.var] = std::min(f.hi[b.var], b.hi);
+    // Variables are never negative: the multiples in [lo, hi] run from lo rounded up.
+    if (b.stride > 1 && b.stride <= kLimit && f.stride[b.var] == 1) f.stride[b.var] = b.stride;
+  }
+  for (int v = 0; v < kMaxVars; ++v) {
+    const long long m = f.stride[v];
+    if (m == 1 || f.lo[v] > f.hi[v]) continue;
+    f.lo[v] = (f.lo[v] + m - 1) / m * m;
+    f.hi[v] = f.hi[v] / m * m;
   }
   for (const Term& t : index.terms)
     if (t.var < 0 || t.var >= kMaxVars || std::llabs(t.coeff) > kLimit) failed_ = true;
@@ -109,6 +123,20 @@ void Proof::access(int root, Access kind, int phase, bool known, const Form& ind
 }
 
 void Proof::representable(const Form& value, long long lo, long long hi) { checks_.push_back({value, lo, hi}); }
+
+namespace {
+
+// The values variable v takes in both families: their union, as a digit's step (the stride both
+// share, else 1) and count; count 0 when it takes a single value.
+std::pair<long long, long long> union_digit(const long long alo[], const long long ahi[], const long long astride[],
+                                            const long long blo[], const long long bhi[], const long long bstride[], int v) {
+  const long long lo = std::min(alo[v], blo[v]), hi = std::max(ahi[v], bhi[v]);
+  if (hi <= lo) return {1, 0};
+  const long long m = astride[v] == bstride[v] ? astride[v] : 1;
+  return {m, (hi - lo) / m + 1};
+}
+
+}  // namespace
 
 // Two accesses of one root by two different threads never meet on an element: the same coefficients
 // (one form shifted by a constant, itself a digit of the mixed radix), or value ranges apart.
@@ -120,10 +148,10 @@ bool Proof::pair_holds(const Family& a, const Family& b, bool shared) {
     for (int v = 0; v < kMaxVars; ++v) {
       if (shared && is_block_var(v)) continue;  // fixed within the block the variable lives in
       const long long c = coeff_of(a.index, v);
-      const long long lo = std::min(a.lo[v], b.lo[v]), hi = std::max(a.hi[v], b.hi[v]);
-      if (hi <= lo) continue;
+      const auto [step, count] = union_digit(a.lo, a.hi, a.stride, b.lo, b.hi, b.stride, v);
+      if (count == 0) continue;
       if (c == 0 && !is_thread_var(v)) continue;  // one thread's own iterations
-      digits.push_back({c, hi - lo + 1});
+      digits.push_back({c * step, count});
     }
     const long long shift = b.index.constant - a.index.constant;
     if (shift != 0) digits.push_back({shift, 2});
@@ -135,34 +163,64 @@ bool Proof::pair_holds(const Family& a, const Family& b, bool shared) {
   return a_max < b_min || b_max < a_min;
 }
 
-// `split`: the shared-memory form of a broadcast, every access before the first top-level barrier
-// race-free among themselves and nothing but reads after it.
-bool Proof::root_holds(int root, bool split) const {
+// Two accesses of global memory in different epochs: threads of one block are apart (a barrier
+// separates them), so only threads of two blocks must never meet. With the same coefficients of the
+// block indices these are digits above the reach of everything else (threads, loops, constants).
+bool Proof::blocks_apart(const Family& a, const Family& b) {
+  bool same = true;
+  for (int v = kBidX; v < kFirstLoop && same; ++v) same = coeff_of(a.index, v) == coeff_of(b.index, v);
+  if (same) {
+    // The rest of each form: its range over its own bounds.
+    const auto rest_range = [](const Family& f, __int128& min, __int128& max) {
+      Form rest{f.index.constant, {}};
+      for (const Term& t : f.index.terms)
+        if (!is_block_var(t.var)) rest.terms.push_back(t);
+      form_range(rest, f.lo, f.hi, min, max);
+    };
+    __int128 a_min, a_max, b_min, b_max;
+    rest_range(a, a_min, a_max);
+    rest_range(b, b_min, b_max);
+    const __int128 reach = std::max(a_max, b_max) - std::min(a_min, b_min);
+    if (reach > kLimit) return false;
+    std::vector<std::pair<long long, long long>> digits;
+    for (int v = kBidX; v < kFirstLoop; ++v) {
+      const auto [step, count] = union_digit(a.lo, a.hi, a.stride, b.lo, b.hi, b.stride, v);
+      if (count > 0) digits.push_back({coeff_of(a.index, v) * step, count});
+    }
+    if (reach > 0) digits.push_back({1, (long long)reach + 1});
+    return injective(digits);
+  }
+  __int128 a_min, a_max, b_min, b_max;
+  form_range(a.index, a.lo, a.hi, a_min, a_max);
+  form_range(b.index, b.lo, b.hi, b_min, b_max);
+  return a_max < b_min || b_max < a_min;
+}
+
+// Every pair of accesses of the root that may meet with a write between them is apart: in shared
+// memory those of one epoch, in global memory those of one epoch between any two threads and those of
+// different epochs between two blocks.
+bool Proof::root_holds(int root) const {
   std::vector<const Family*> checked;
   for (const Family& f : families_) {
     if (f.root != root) continue;
     bool dead = false;
     for (int v = 0; v < kMaxVars; ++v) dead = dead || f.lo[v] > f.hi[v];
-    if (dead) continue;
-    if (split) {
-      if (f.phase < 0) return false;
-      if (f.phase == 1) {
-        if (f.kind != kRead) return false;
-        continue;
-      }
-    }
-    if (!f.known) return false;
-    checked.push_back(&f);
+    if (!dead) checked.push_back(&f);
   }
   const bool shared = roots_[root].shared;
+  if (!shared && checked.size() > kMaxGlobalFamiliesPerRoot) return false;
+  // Families are recorded in epoch order: those of one epoch are consecutive.
   for (size_t i = 0; i < checked.size(); ++i)
     for (size_t j = i; j < checked.size(); ++j) {
       const Family& a = *checked[i];
       const Family& b = *checked[j];
+      const bool same_epoch = a.epoch == b.epoch;
+      if (shared && !same_epoch) break;
       if (a.kind == kRead && b.kind == kRead) continue;
       if (a.kind == kAtomic && b.kind == kAtomic) continue;
       if (i == j && a.kind != kWrite) continue;  // one access by two threads: only stores race
-      if (!pair_holds(a, b, shared)) return false;
+      if (!a.known || !b.known) return false;
+      if (!(same_epoch ? pair_holds(a, b, shared) : blocks_apart(a, b))) return false;
     }
   return true;
 }
@@ -190,7 +248,7 @@ bool Proof::holds(const AllocationLookup& lookup) const {
     const bool written = std::any_of(families_.begin(), families_.end(),
                                      [&](const Family& f) { return f.root == r && f.kind != kRead; });
     if (!written) continue;
-    if (!root_holds(r, false) && !(roots_[r].shared && root_holds(r, true))) return false;
+    if (!root_holds(r)) return false;
     if (roots_[r].shared) continue;
     // Alone in its allocation: no other pointer argument can reach what the forms describe.
     const void* mine = nullptr;

@@ -268,9 +268,9 @@ std::string format_race_group(const std::vector<Race>& group) {
   return format_group(pointers);
 }
 
-std::string proven_line(uint64_t proven) {
-  return "ldcc: " + std::to_string(proven) + (proven == 1 ? " launch was" : " launches were") +
-         " proven race-free at launch from affine accesses and ran the original kernel";
+std::string proven_line(uint64_t proven, uint64_t launches) {
+  return "ldcc: proven race-free at launch from their affine accesses (the original kernel ran): " +
+         std::to_string(proven) + " of " + std::to_string(launches) + " checked launch" + (launches == 1 ? "" : "es");
 }
 
 std::string summary_line(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped) {
@@ -285,9 +285,10 @@ std::string summary_line(const std::vector<Race>& races, uint64_t launches, uint
   return out.str();
 }
 
-std::string deterministic_summary_line(uint64_t ordered, uint64_t native) {
+std::string deterministic_summary_line(uint64_t ordered, uint64_t native, uint64_t proven) {
   std::ostringstream out;
   out << "ldcc: deterministic: " << ordered << " launch" << (ordered == 1 ? "" : "es") << " in unit order";
+  if (proven) out << ", " << proven << " launch" << (proven == 1 ? "" : "es") << " proven race-free (the original kernel ran)";
   if (native) out << ", " << native << " launch" << (native == 1 ? "" : "es") << " native (determinism not guaranteed)";
   return out.str();
 }
@@ -336,9 +337,9 @@ ProcessReport::ProcessReport() {
 
 void ProcessReport::add(LaunchResult result) {
   std::lock_guard<std::mutex> lock(report_mutex);
-  if (result.deterministic) (result.checked ? ordered_ : native_)++;
   if (result.proven) (result.deterministic ? ordered_proven_ : proven_)++;
-  else (result.checked ? launches_ : unchecked_)++;
+  else if (result.deterministic) (result.checked ? ordered_ : native_)++;
+  (result.checked ? launches_ : unchecked_)++;
   if (result.checked && !result.deterministic && !result.kernel.empty()) checked_kernels_.insert(result.kernel);
   if (result.checked && !result.deterministic && !result.gap.empty()) gaps_.emplace(result.kernel, result.gap);
   regions_ += result.regions;
@@ -372,12 +373,13 @@ std::vector<Race> ProcessReport::races() const {
 
 void ProcessReport::finish() {
   std::lock_guard<std::mutex> lock(report_mutex);
-  if (finished_ || (launches_ == 0 && unchecked_ == 0 && ordered_ == 0 && native_ == 0)) return;
+  if (finished_ || (launches_ == 0 && unchecked_ == 0)) return;
   finished_ = true;
   if (launches_ || unchecked_) std::fprintf(stderr, "%s\n", summary_line(group_leaders(races_), launches_, unchecked_, dropped_).c_str());
-  if (proven_ + ordered_proven_) std::fprintf(stderr, "%s\n", proven_line(proven_ + ordered_proven_).c_str());
+  if (proven_) std::fprintf(stderr, "%s\n", proven_line(proven_, launches_).c_str());
   for (const auto& [kernel, gap] : gaps_) std::fprintf(stderr, "%s\n", gap_line(kernel, gap).c_str());
-  if (ordered_ || native_) std::fprintf(stderr, "%s\n", deterministic_summary_line(ordered_, native_).c_str());
+  if (ordered_ || native_ || ordered_proven_)
+    std::fprintf(stderr, "%s\n", deterministic_summary_line(ordered_, native_, ordered_proven_).c_str());
   if (!flags().report_path.empty()) {
     std::ofstream json(flags().report_path);
     std::string kernels;
@@ -385,7 +387,7 @@ void ProcessReport::finish() {
     json << races_to_json(races_, launches_, unchecked_, dropped_,
                           "\"checked_kernels\":[" + kernels + "],\"partly_checked\":" + gaps_to_json(gaps_) +
                               ",\"regions_checked\":" + std::to_string(regions_) +
-                              ",\"proven_launches\":" + std::to_string(proven_));
+                              ",\"proven_launches\":" + std::to_string(proven_ + ordered_proven_));
     if (!json) std::fprintf(stderr, "ldcc: could not write the report to %s\n", flags().report_path.c_str());
   }
   if (!races_.empty()) {

@@ -38,10 +38,12 @@ std::vector<Race> group_leaders(const std::vector<Race>& races);
 std::string races_to_json(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped,
                           const std::string& extra_fields = "");
 std::string summary_line(const std::vector<Race>& races, uint64_t launches, uint64_t unchecked, uint64_t dropped);
-// After the summary, when launch-time proofs held (LDCC_PROOFS): how many launches ran the original kernel.
-std::string proven_line(uint64_t proven);
-// Deterministic mode's summary: launches run in order, and those that ran natively.
-std::string deterministic_summary_line(uint64_t ordered, uint64_t native);
+// After check mode's summary, when launch-time proofs held (LDCC_PROOFS): how many of its checked
+// launches ran the original kernel.
+std::string proven_line(uint64_t proven, uint64_t launches);
+// Deterministic mode's summary: launches run in order, those proven race-free (deterministic as the
+// original kernel: the proof excludes atomics whose order shows) and those that ran natively.
+std::string deterministic_summary_line(uint64_t ordered, uint64_t native, uint64_t proven = 0);
 // What the summary adds per kernel whose checked launches left part of their memory unchecked
 // (LaunchResult::gap), and the JSON report's list of them (`"partly_checked":[...]`).
 std::string gap_line(const std::string& kernel, const std::string& gap);
@@ -64,7 +66,7 @@ class ProcessReport {
   std::set<std::string> printed_groups_;
   uint64_t launches_ = 0, unchecked_ = 0, dropped_ = 0, peak_extra_bytes_ = 0;
   uint64_t ordered_ = 0, native_ = 0;  // deterministic mode's launches
-  uint64_t proven_ = 0, ordered_proven_ = 0;  // of launches_ and ordered_: proven race-free at launch
+  uint64_t proven_ = 0, ordered_proven_ = 0;  // of launches_, in check and deterministic mode: proven race-free at launch
   std::set<std::string> checked_kernels_;
   std::map<std::string, std::string> gaps_;  // kernel -> the first gap its launches reported
   uint64_t regions_ = 0;

@@ -161,6 +161,14 @@ TEST(Report, DeterministicSummarySaysWhatRanInOrderAndWhatRanNatively) {
   EXPECT_EQ(deterministic_summary_line(1, 1),
             "ldcc: deterministic: 1 launch in unit order, 1 launch native (determinism not guaranteed)");
   EXPECT_EQ(deterministic_summary_line(0, 2), "ldcc: deterministic: 0 launches in unit order, 2 launches native (determinism not guaranteed)");
+  EXPECT_EQ(deterministic_summary_line(2, 1, 1),
+            "ldcc: deterministic: 2 launches in unit order, 1 launch proven race-free (the original kernel ran), "
+            "1 launch native (determinism not guaranteed)");
+}
+
+TEST(Report, ProvenLaunchesAreCountedAmongTheCheckedOnes) {
+  EXPECT_EQ(proven_line(1, 1), "ldcc: proven race-free at launch from their affine accesses (the original kernel ran): 1 of 1 checked launch");
+  EXPECT_EQ(proven_line(2, 5), "ldcc: proven race-free at launch from their affine accesses (the original kernel ran): 2 of 5 checked launches");
 }
 
 TEST(Report, SummaryLine) {

@@ -36,12 +36,13 @@ Proof uniform_add(const Launch& l, long long n, unsigned threads) {
   Proof p(l.in);
   p.pointer_params({0, 1});
   const int data = p.pointer_root(0), uni = p.shared_root();
-  p.access(uni, kWrite, 0, true, Form{0, {}}, {{kTidX, 0, 0}});
-  p.access(uni, kRead, 1, true, Form{0, {}}, {});
+  p.access(uni, kWrite, true, Form{0, {}}, {{kTidX, 0, 0}});
+  p.barrier();
+  p.access(uni, kRead, true, Form{0, {}}, {});
   for (long long shift : {0ll, (long long)threads}) {
     const Form f{shift, {{kTidX, 1}, {kBidX, n}}};
-    p.access(data, kRead, 1, true, f, {});
-    p.access(data, kWrite, 1, true, f, {});
+    p.access(data, kRead, true, f, {});
+    p.access(data, kWrite, true, f, {});
   }
   return p;
 }
@@ -76,17 +77,17 @@ TEST(Proof, EveryThreadStoringOneElementFails) {
   Proof p(l.in);
   p.pointer_params({0});
   const int out = p.pointer_root(0);
-  p.access(out, kWrite, -1, true, Form{0, {}}, {});
+  p.access(out, kWrite, true, Form{0, {}}, {});
   EXPECT_FALSE(p.holds(fake_lookup));
   // The same store by thread 0 alone holds; by the threads of x == 0 of a 2-D block it does not.
   Proof q(l.in);
   q.pointer_params({0});
-  q.access(q.pointer_root(0), kWrite, -1, true, Form{0, {}}, {{kTidX, 0, 0}});
+  q.access(q.pointer_root(0), kWrite, true, Form{0, {}}, {{kTidX, 0, 0}});
   EXPECT_TRUE(q.holds(fake_lookup));
   Launch wide(dim3(1), dim3(8, 8));
   Proof r(wide.in);
   r.pointer_params({0});
-  r.access(r.pointer_root(0), kWrite, -1, true, Form{0, {}}, {{kTidX, 0, 0}});
+  r.access(r.pointer_root(0), kWrite, true, Form{0, {}}, {{kTidX, 0, 0}});
   EXPECT_FALSE(r.holds(fake_lookup));
 }
 
@@ -95,9 +96,9 @@ TEST(Proof, AtomicsAmongThemselvesHoldButNotAgainstPlainAccesses) {
   Proof p(l.in);
   p.pointer_params({0});
   const int over = p.pointer_root(0);
-  p.access(over, kAtomic, -1, true, Form{0, {}}, {});
+  p.access(over, kAtomic, true, Form{0, {}}, {});
   EXPECT_TRUE(p.holds(fake_lookup));
-  p.access(over, kRead, -1, true, Form{0, {}}, {});
+  p.access(over, kRead, true, Form{0, {}}, {});
   EXPECT_FALSE(p.holds(fake_lookup));
 }
 
@@ -108,14 +109,14 @@ TEST(Proof, GridStrideLoopHolds) {
   p.pointer_params({0, 1});
   const int out = p.pointer_root(0);
   p.loop(kFirstLoop, Form{0, {{kTidX, 1}, {kBidX, 256}}}, Form{100000, {}}, 4096, false);
-  p.access(out, kWrite, -1, true, Form{0, {{kTidX, 1}, {kBidX, 256}, {kFirstLoop, 4096}}}, {});
+  p.access(out, kWrite, true, Form{0, {{kTidX, 1}, {kBidX, 256}, {kFirstLoop, 4096}}}, {});
   EXPECT_TRUE(p.holds(fake_lookup));
   // A stride of one block only: blocks overlap from the second iteration on.
   Proof q(l.in);
   q.pointer_params({0, 1});
   const int o = q.pointer_root(0);
   q.loop(kFirstLoop, Form{0, {{kTidX, 1}, {kBidX, 256}}}, Form{100000, {}}, 256, false);
-  q.access(o, kWrite, -1, true, Form{0, {{kTidX, 1}, {kBidX, 256}, {kFirstLoop, 256}}}, {});
+  q.access(o, kWrite, true, Form{0, {{kTidX, 1}, {kBidX, 256}, {kFirstLoop, 256}}}, {});
   EXPECT_FALSE(q.holds(fake_lookup));
 }
 
@@ -130,15 +131,15 @@ TEST(Proof, BiasRowApartFromTheTilesHolds) {
     const int w = p.pointer_root(0);
     p.loop(kFirstLoop, Form{0, {}}, Form{tiles, {}}, 1, false);
     const Form tile{(hid + 1) + 1, {{kTidX, 1}, {kTidY, hid + 1}, {kFirstLoop, 16 * (hid + 1)}, {kBidX, tiles * 16 * (hid + 1)}}};
-    p.access(w, kRead, -1, true, tile, {});
-    p.access(w, kWrite, -1, true, tile, {});
+    p.access(w, kRead, true, tile, {});
+    p.access(w, kWrite, true, tile, {});
     const Form bias{1, {{kTidX, 1}}};
     if (racy) {
-      p.access(w, kRead, -1, true, bias, {{kTidY, 0, 0}});
-      p.access(w, kWrite, -1, true, bias, {{kTidY, 0, 0}});
+      p.access(w, kRead, true, bias, {{kTidY, 0, 0}});
+      p.access(w, kWrite, true, bias, {{kTidY, 0, 0}});
     } else {
-      p.access(w, kRead, -1, true, bias, {{kTidY, 0, 0}, {kBidX, 0, 0}});
-      p.access(w, kWrite, -1, true, bias, {{kTidY, 0, 0}, {kBidX, 0, 0}});
+      p.access(w, kRead, true, bias, {{kTidY, 0, 0}, {kBidX, 0, 0}});
+      p.access(w, kWrite, true, bias, {{kTidY, 0, 0}, {kBidX, 0, 0}});
     }
     EXPECT_EQ(p.holds(fake_lookup), !racy) << racy;
   }
@@ -149,34 +150,94 @@ TEST(Proof, SharedBroadcastNeedsAllWritesBeforeTheBarrier) {
   // s[t] = ...; __syncthreads(); ... = s[anything]: holds.
   Proof p(l.in);
   const int s = p.shared_root();
-  p.access(s, kWrite, 0, true, Form{0, {{kTidX, 1}}}, {});
-  p.access(s, kRead, 1, false, Form{}, {});
+  p.access(s, kWrite, true, Form{0, {{kTidX, 1}}}, {});
+  p.barrier();
+  p.access(s, kRead, false, Form{}, {});
   EXPECT_TRUE(p.holds(fake_lookup));
   // A write after the barrier too: fails (no form for the read).
   Proof q(l.in);
   const int t = q.shared_root();
-  q.access(t, kWrite, 0, true, Form{0, {{kTidX, 1}}}, {});
-  q.access(t, kRead, 1, false, Form{}, {});
-  q.access(t, kWrite, 1, true, Form{0, {{kTidX, 1}}}, {});
+  q.access(t, kWrite, true, Form{0, {{kTidX, 1}}}, {});
+  q.barrier();
+  q.access(t, kRead, false, Form{}, {});
+  q.access(t, kWrite, true, Form{0, {{kTidX, 1}}}, {});
   EXPECT_FALSE(q.holds(fake_lookup));
-  // Without a top-level barrier (phase -1) an unknown read fails.
+  // Without the barrier an unknown read fails.
   Proof r(l.in);
   const int u = r.shared_root();
-  r.access(u, kWrite, -1, true, Form{0, {{kTidX, 1}}}, {});
-  r.access(u, kRead, -1, false, Form{}, {});
+  r.access(u, kWrite, true, Form{0, {{kTidX, 1}}}, {});
+  r.access(u, kRead, false, Form{}, {});
   EXPECT_FALSE(r.holds(fake_lookup));
   // Shared memory is per block: blockIdx in a form does not separate threads of one block.
   Proof v(l.in);
   const int x = v.shared_root();
-  v.access(x, kWrite, -1, true, Form{0, {{kBidX, 1}}}, {});
+  v.access(x, kWrite, true, Form{0, {{kBidX, 1}}}, {});
   EXPECT_FALSE(v.holds(fake_lookup));
+}
+
+// backprop's tile reduction: for (i = 1; i <= 4; ++i) { p = 1 << i; if (ty % p == 0)
+// m[ty][tx] += m[ty + p / 2][tx]; __syncthreads(); } over 16 x 16 threads, one epoch a step.
+Proof tree_reduction(const Launch& l, bool barriers, bool strided) {
+  Proof p(l.in);
+  const int m = p.shared_root();
+  for (int i = 1; i <= 4; ++i) {
+    const long long power = 1ll << i;
+    const Form own{0, {{kTidX, 1}, {kTidY, 16}}}, partner{power / 2 * 16, {{kTidX, 1}, {kTidY, 16}}};
+    const Bound rows{kTidY, 0, 15, strided ? power : 1};
+    p.access(m, kRead, true, own, {rows});
+    p.access(m, kRead, true, partner, {rows});
+    p.access(m, kWrite, true, own, {rows});
+    if (barriers) p.barrier();
+  }
+  return p;
+}
+
+TEST(Proof, TreeReductionHoldsStepByStep) {
+  Launch l(dim3(8), dim3(16, 16));
+  EXPECT_TRUE(tree_reduction(l, true, true).holds(fake_lookup));
+  // Without the rows' stride row 1 writes what row 0 reads; without the barriers row 0 of step 2
+  // reads row 2, which step 1 writes.
+  EXPECT_FALSE(tree_reduction(l, true, false).holds(fake_lookup));
+  EXPECT_FALSE(tree_reduction(l, false, true).holds(fake_lookup));
+}
+
+TEST(Proof, GlobalAccessesOfOtherEpochsMeetOnlyAcrossBlocks) {
+  Launch l(dim3(4), dim3(64));
+  // out[b * 64 + t] = ...; __syncthreads(); out[b * 64 + 63 - t] = ...: another thread of the same
+  // block, after the barrier: holds.
+  Proof p(l.in);
+  p.pointer_params({0});
+  const int out = p.pointer_root(0);
+  p.access(out, kWrite, true, Form{0, {{kTidX, 1}, {kBidX, 64}}}, {});
+  p.barrier();
+  p.access(out, kWrite, true, Form{63, {{kTidX, -1}, {kBidX, 64}}}, {});
+  EXPECT_TRUE(p.holds(fake_lookup));
+  // out[b * 64 + t + 1] after the barrier: thread 63 of block b meets thread 0 of block b + 1.
+  Proof q(l.in);
+  q.pointer_params({0});
+  const int o = q.pointer_root(0);
+  q.access(o, kWrite, true, Form{0, {{kTidX, 1}, {kBidX, 64}}}, {});
+  q.barrier();
+  q.access(o, kWrite, true, Form{1, {{kTidX, 1}, {kBidX, 64}}}, {});
+  EXPECT_FALSE(q.holds(fake_lookup));
+}
+
+TEST(Proof, TooManyMirroredTripsFail) {
+  Launch l(dim3(1), dim3(32));
+  Proof p(l.in);
+  p.pointer_params({0});
+  long long trips = 0;
+  while (p.trip()) ++trips;
+  EXPECT_EQ(trips, kMaxMirroredTrips);
+  p.access(p.pointer_root(0), kWrite, true, Form{0, {{kTidX, 1}}}, {});
+  EXPECT_FALSE(p.holds(fake_lookup));
 }
 
 TEST(Proof, RepresentableChecksTheTypesRange) {
   Launch l(dim3(1), dim3(64));
   Proof p(l.in);
   p.pointer_params({0});
-  p.access(p.pointer_root(0), kWrite, -1, true, Form{0, {{kTidX, 1}}}, {});
+  p.access(p.pointer_root(0), kWrite, true, Form{0, {{kTidX, 1}}}, {});
   p.representable(Form{-1, {{kTidX, 1}}}, 0, 0xffffffffll);  // `threadIdx.x - 1` widened: wraps for thread 0
   EXPECT_FALSE(p.holds(fake_lookup));
 }
@@ -186,7 +247,7 @@ TEST(Proof, BadLoopStepFails) {
   Proof p(l.in);
   p.pointer_params({0});
   p.loop(kFirstLoop, Form{0, {}}, Form{10, {}}, 0, false);
-  p.access(p.pointer_root(0), kWrite, -1, true, Form{0, {{kTidX, 1}}}, {});
+  p.access(p.pointer_root(0), kWrite, true, Form{0, {{kTidX, 1}}}, {});
   EXPECT_FALSE(p.holds(fake_lookup));
 }
 
@@ -199,13 +260,14 @@ TEST(Proof, Injective) {
   EXPECT_FALSE(injective({{2, 3}, {3, 3}}));  // 2*0 + 3*2 == 2*3 + 3*0
 }
 
-// Random small launches and forms: whenever the proof holds, no two threads meet on an element with
-// a plain write between them (brute force over every thread and iteration).
+// Random small launches, forms, guards (bounds and strides) and barriers between the accesses:
+// whenever the proof holds, no two threads meet on an element with a plain write between them, two
+// threads of one block only between the same two barriers (brute force over every thread and trip).
 TEST(Proof, SoundAgainstBruteForce) {
   std::mt19937 rng(20261207);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  int proven = 0;
-  for (int trial = 0; trial < 3000; ++trial) {
+  int proven = 0, proven_with_barriers = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
     const dim3 block(pick(1, 6), pick(1, 3)), grid(pick(1, 4));
     Launch l(grid, block);
     Proof p(l.in);
@@ -218,50 +280,64 @@ TEST(Proof, SoundAgainstBruteForce) {
     struct Acc {
       Access kind;
       Form f;
-      long long tx_lo, tx_hi;
+      long long tx_lo, tx_hi, ty_stride;
+      int epoch;
     };
     std::vector<Acc> accs;
-    for (int a = pick(1, 3); a > 0; --a) {
+    int epoch = 0;
+    for (int a = pick(1, 4); a > 0; --a) {
+      if (pick(0, 2) == 0) {
+        p.barrier();
+        ++epoch;
+      }
       Form f{pick(-2, 8), {}};
       const int vars[] = {kTidX, kTidY, kBidX, kFirstLoop};
       for (int v : vars)
         if ((v != kFirstLoop || looped) && pick(0, 2)) f.terms.push_back({v, pick(-3, 12)});
       const Access kind = Access(pick(0, 2));
       const bool guarded = pick(0, 3) == 0;
-      const long long g = pick(0, 3);
-      accs.push_back({kind, f, guarded ? g : 0, guarded ? g : 1000});
-      if (guarded) p.access(root, kind, -1, true, f, {{kTidX, g, g}});
-      else p.access(root, kind, -1, true, f, {});
+      const long long g = pick(0, 3), stride = pick(0, 2) == 0 ? pick(2, 3) : 1;
+      accs.push_back({kind, f, guarded ? g : 0, guarded ? g : 1000, stride, epoch});
+      if (guarded) p.access(root, kind, true, f, {{kTidX, g, g}, {kTidY, 0, 1000, stride}});
+      else p.access(root, kind, true, f, {{kTidY, 0, 1000, stride}});
     }
     if (!p.holds(fake_lookup)) continue;
     ++proven;
-    // element -> (thread, kind) of every access.
-    std::map<long long, std::vector<std::pair<long long, Access>>> touched;
+    proven_with_barriers += epoch > 0;
+    struct Touch {
+      long long block, thread;
+      Access kind;
+      int epoch;
+    };
+    std::map<long long, std::vector<Touch>> touched;  // element -> every access of it
     for (unsigned bx = 0; bx < grid.x; ++bx)
       for (unsigned ty = 0; ty < block.y; ++ty)
         for (unsigned tx = 0; tx < block.x; ++tx)
           for (const Acc& a : accs) {
-            if ((long long)tx < a.tx_lo || (long long)tx > a.tx_hi) continue;
+            if ((long long)tx < a.tx_lo || (long long)tx > a.tx_hi || ty % a.ty_stride != 0) continue;
             for (int k = 0; k < (looped ? trips : 1); ++k) {
               long long value = a.f.constant;
               for (const Term& t : a.f.terms)
                 value += t.coeff * (t.var == kTidX ? tx : t.var == kTidY ? ty : t.var == kBidX ? bx : k);
               // Shared memory: one copy per block.
               const long long element = shared ? value * 16 + bx : value;
-              const long long thread = (bx * block.y + ty) * block.x + tx;
-              touched[element].push_back({thread, a.kind});
+              touched[element].push_back({bx, (bx * block.y + ty) * block.x + tx, a.kind, a.epoch});
             }
           }
     for (const auto& [element, list] : touched)
       for (size_t i = 0; i < list.size(); ++i)
         for (size_t j = i + 1; j < list.size(); ++j) {
-          const auto& [t1, k1] = list[i];
-          const auto& [t2, k2] = list[j];
-          if (t1 == t2 || (k1 == kRead && k2 == kRead) || (k1 == kAtomic && k2 == kAtomic)) continue;
-          ADD_FAILURE() << "trial " << trial << ": threads " << t1 << " and " << t2 << " meet on " << element;
+          const Touch& a = list[i];
+          const Touch& b = list[j];
+          if (a.thread == b.thread || (a.kind == kRead && b.kind == kRead) || (a.kind == kAtomic && b.kind == kAtomic))
+            continue;
+          if (a.block == b.block && a.epoch != b.epoch) continue;  // a barrier between them
+          ADD_FAILURE() << "trial " << trial << ": threads " << a.thread << " and " << b.thread << " meet on " << element;
         }
   }
-  EXPECT_GT(proven, 300);  // the test exercises proofs that hold, not only ones that fail
+  // The test exercises proofs that hold, not only ones that fail.
+  EXPECT_GT(proven, 300);
+  EXPECT_GT(proven_with_barriers, 100);
 }
 
 }  // namespace

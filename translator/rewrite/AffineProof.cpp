@@ -165,7 +165,8 @@ bool isBarrierStatement(const Stmt *s) {
 
 class Analyzer {
 public:
-  Analyzer(ASTContext &ctx, const FunctionDecl *fn) : ctx_(ctx), fn_(fn), mods_(ctx) {}
+  Analyzer(ASTContext &ctx, const FunctionDecl *fn, bool mirror) : ctx_(ctx), fn_(fn), mods_(ctx), mirror_(mirror) {}
+  bool mirrorFailed() const { return mirrorFailed_; }
 
   AffineProof run(const std::string &name) {
     AffineProof out;
@@ -179,28 +180,9 @@ public:
       else if (holdsPointer(t)) return fail(out, "a parameter that holds a pointer (" + p->getNameAsString() + ")");
     }
     mods_.TraverseStmt(const_cast<CompoundStmt *>(body));
-    // The statements of the kernel's top level that precede its first __syncthreads(): phase 0.
-    const Stmt *barrier = nullptr;
-    for (const Stmt *s : body->body())
-      if (isBarrierStatement(s)) {
-        barrier = s;
-        break;
-      }
-    bool split = barrier != nullptr;
-    for (const Stmt *s : body->body()) {
-      if (s == barrier) break;
-      split = split && !containsExit(s);
-    }
-    int phase = split ? 0 : -1;
-    for (const Stmt *s : body->body()) {
-      if (s == barrier) {
-        phase = 1;
-        continue;
-      }
-      phase_ = phase;
-      visit(s);
-      if (!failure_.empty()) return fail(out, failure_);
-    }
+    visit(body);
+    if (mirror_ && mirrorFailed_) return out;  // the caller tries again without barriers
+    if (!failure_.empty()) return fail(out, failure_);
     for (const RootInfo &r : roots_) {
       if (!r.written) continue;
       if (r.escaped) return fail(out, "a pointer to " + r.name + " goes where the forms cannot follow");
@@ -239,14 +221,6 @@ private:
     if (failure_.empty()) failure_ = why;
   }
 
-  static bool containsExit(const Stmt *s) {
-    if (!s) return false;
-    if (isa<ReturnStmt>(s) || isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s)) return true;
-    for (const Stmt *c : s->children())
-      if (containsExit(c)) return true;
-    return false;
-  }
-
   bool modified(const VarDecl *v, const Stmt *except = nullptr) const {
     auto it = mods_.sites.find(v);
     if (it == mods_.sites.end()) return false;
@@ -270,6 +244,7 @@ private:
 
   // The host name of a uniform variable, declared on first use.
   std::optional<std::string> uniformVariable(const VarDecl *v) {
+    if (auto it = mirrored_.find(v); it != mirrored_.end()) return it->second;
     if (auto it = hostNames_.find(v); it != hostNames_.end()) return it->second;
     if (!isBuiltinInteger(v->getType()) || v->getType().isVolatileQualified() || modified(v)) return std::nullopt;
     std::string value;
@@ -281,7 +256,7 @@ private:
       if (!init) return std::nullopt;
       value = *init;
     }
-    const std::string name = "ldcc_u" + std::to_string(hostNames_.size()) + "_" + v->getNameAsString();
+    const std::string name = "ldcc_u" + std::to_string(hostCounter_++) + "_" + v->getNameAsString();
     lines_.push_back("const " + typeName(v->getType()) + " " + name + " = " + value + ";");
     hostNames_[v] = name;
     return name;
@@ -346,7 +321,9 @@ private:
       if (f.constant.value >= lo && f.constant.value <= hi) return;
     }
     const auto [lo, hi] = typeRange(ctx_, t);
-    lines_.push_back("ldcc_p.representable(" + f.str() + ", " + std::to_string(lo) + "LL, " + std::to_string(hi) + "LL);");
+    // Once per host scope: every check is decided at the end, whatever its place.
+    const std::string line = "ldcc_p.representable(" + f.str() + ", " + std::to_string(lo) + "LL, " + std::to_string(hi) + "LL);";
+    if (emittedChecks_.insert(line).second) lines_.push_back(line);
   }
 
   std::optional<SymForm> affine(const Expr *e) {
@@ -487,6 +464,42 @@ private:
     return loc;
   }
 
+  // a[x / D][x % D] over an array whose rows hold D elements: element x of the rows, exactly (C's
+  // x == (x / D) * D + x % D for either sign), where the two subscripts alone are not affine.
+  std::optional<Loc> splitSubscript(const ArraySubscriptExpr *sub) {
+    const auto *rowCast = dyn_cast<ImplicitCastExpr>(sub->getBase()->IgnoreParens());
+    if (!rowCast || rowCast->getCastKind() != CK_ArrayToPointerDecay) return std::nullopt;
+    const auto *row = dyn_cast<ArraySubscriptExpr>(rowCast->getSubExpr()->IgnoreParens());
+    const auto *rowType = row ? dyn_cast<ConstantArrayType>(ctx_.getAsArrayType(row->getType())) : nullptr;
+    if (!rowType) return std::nullopt;
+    // The row may be x / D + e (another row, e rows on).
+    const auto *quot = dyn_cast<BinaryOperator>(row->getIdx()->IgnoreParenImpCasts());
+    const Expr *rowsOn = nullptr;
+    if (quot && quot->getOpcode() == BO_Add) {
+      const auto *l = dyn_cast<BinaryOperator>(quot->getLHS()->IgnoreParenImpCasts());
+      const auto *r = dyn_cast<BinaryOperator>(quot->getRHS()->IgnoreParenImpCasts());
+      if (l && l->getOpcode() == BO_Div) rowsOn = quot->getRHS(), quot = l;
+      else if (r && r->getOpcode() == BO_Div) rowsOn = quot->getLHS(), quot = r;
+    }
+    const auto *rem = dyn_cast<BinaryOperator>(sub->getIdx()->IgnoreParenImpCasts());
+    if (!quot || !rem || quot->getOpcode() != BO_Div || rem->getOpcode() != BO_Rem) return std::nullopt;
+    Expr::EvalResult qd, rd;
+    if (quot->getRHS()->isValueDependent() || rem->getRHS()->isValueDependent() ||
+        !quot->getRHS()->EvaluateAsInt(qd, ctx_) || !rem->getRHS()->EvaluateAsInt(rd, ctx_))
+      return std::nullopt;
+    const llvm::APSInt d = qd.Val.getInt();
+    if (d != rd.Val.getInt() || d.isNegative() || d.getZExtValue() != rowType->getSize().getZExtValue()) return std::nullopt;
+    // The same x on both sides, as written (no side effects: an affine x has none).
+    llvm::FoldingSetNodeID a, b;
+    quot->getLHS()->IgnoreParenImpCasts()->Profile(a, ctx_, true);
+    rem->getLHS()->IgnoreParenImpCasts()->Profile(b, ctx_, true);
+    if (a != b || !affine(quot->getLHS())) return std::nullopt;
+    // The row decays to elements of the same type, so x counts elements of the rows' array.
+    Loc loc = resolvePointer(row->getBase());
+    if (rowsOn) loc = offset(loc, rowsOn, row->getType());
+    return offset(loc, quot->getLHS(), sub->getType());
+  }
+
   Loc resolveLvalue(const Expr *e) {
     e = e->IgnoreParens();
     if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
@@ -514,6 +527,7 @@ private:
       return {};  // a local, a parameter's copy, a constant
     }
     if (const auto *sub = dyn_cast<ArraySubscriptExpr>(e)) {
+      if (auto flat = splitSubscript(sub)) return *flat;
       return offset(resolvePointer(sub->getBase()), sub->getIdx(), sub->getType());
     }
     if (const auto *un = dyn_cast<UnaryOperator>(e); un && un->getOpcode() == UO_Deref) {
@@ -605,6 +619,7 @@ private:
   struct Guard {
     int var;
     std::string lo, hi;  // inclusive, long long host expressions
+    std::string stride;  // non-empty: v takes only multiples of it (v % m == 0)
   };
 
   static bool isMemoryLvalue(const Expr *e) {
@@ -636,10 +651,11 @@ private:
     if (use != kRead && !loc.known) r.unknownWrite = true;
     std::string bounds;
     for (const Guard &g : guards_)
-      bounds += std::string(bounds.empty() ? "" : ", ") + "{" + std::to_string(g.var) + ", " + g.lo + ", " + g.hi + "}";
+      bounds += std::string(bounds.empty() ? "" : ", ") + "{" + std::to_string(g.var) + ", " + g.lo + ", " + g.hi +
+                (g.stride.empty() ? "" : ", " + g.stride) + "}";
     static const char *const kinds[] = {"kRead", "kWrite", "kAtomic"};
     lines_.push_back("ldcc_p.access(ldcc_r" + std::to_string(loc.root) + ", ::ldcc::rt::proof::" + kinds[use] + ", " +
-                     std::to_string(phase_) + ", " + (loc.known ? "true" : "false") + ", " +
+                     (loc.known ? "true" : "false") + ", " +
                      (loc.known ? loc.index.str() : "::ldcc::rt::proof::Form{}") + ", {" + bounds + "});");
   }
 
@@ -724,8 +740,8 @@ private:
         const FunctionDecl *callee = call->getDirectCallee();
         if (!callee) ok = false;
         else if (atomicNames().count(calleeName(call)) || calleeName(call).find("sync") != std::string::npos) ok = false;
-        else if (!inSystemHeader(ctx_, callee->getLocation()) && !pureCallee(callee, depth + 1)) ok = false;
-        else if (inSystemHeader(ctx_, callee->getLocation()))
+        else if (!inSystemHeader(ctx_, callee->getLocation()) && callee->getBuiltinID() == 0 && !pureCallee(callee, depth + 1)) ok = false;
+        else
           for (const Expr *a : call->arguments())
             if (a->getType()->isPointerType() && !a->getType()->getPointeeType().isConstQualified()) ok = false;
       }
@@ -747,6 +763,7 @@ private:
     if (!callee) return refuse("a call through a pointer or of a dependent function");
     if (isa<CXXMemberCallExpr>(call) || isa<CUDAKernelCallExpr>(call)) return refuse("a member function call (" + name + ")");
     noteNondeterministic(name);
+    if (mirror_ && name == "__syncthreads") return cannotMirror("a barrier inside an expression");
     if (atomicNames().count(name)) {
       if (call->getNumArgs() == 0) return refuse("an atomic without arguments");
       record(resolvePointer(call->getArg(0)), kAtomic);
@@ -759,7 +776,8 @@ private:
       if (!commutes || !discarded || !call->getType()->isIntegerType()) deterministic_ = false;
       return;
     }
-    const bool system = inSystemHeader(ctx_, callee->getLocation());
+    // A builtin (__builtin_inff) has no body and no header: the compiler's own, as a system one.
+    const bool system = inSystemHeader(ctx_, callee->getLocation()) || callee->getBuiltinID() != 0;
     if (!system && !pureCallee(callee)) return refuse("it calls " + name + ", which may touch memory");
     for (unsigned i = 0; i < call->getNumArgs(); ++i) {
       const Expr *a = call->getArg(i);
@@ -877,6 +895,44 @@ private:
     visitExpr(e);
   }
 
+  // The variable an expression is, alone (coefficient 1, nothing added).
+  std::optional<int> singleVar(const Expr *x) {
+    // (The representable checks an attempt leaves only add conditions.)
+    auto f = affine(x);
+    if (!f || f->terms.size() != 1 || !f->constant.isZero() || !f->terms.begin()->second.literal ||
+        f->terms.begin()->second.value != 1)
+      return std::nullopt;
+    return f->terms.begin()->first;
+  }
+
+  // `v % m == 0` and `(v & (2^k - 1)) == 0` (either side): v takes the multiples of m.
+  bool strideGuard(const BinaryOperator *eq, std::vector<Guard> &out) {
+    const Expr *a = eq->getLHS()->IgnoreParenImpCasts(), *b = eq->getRHS()->IgnoreParenImpCasts();
+    const auto isZero = [&](const Expr *x) {
+      Expr::EvalResult r;
+      return !x->isValueDependent() && x->EvaluateAsInt(r, ctx_) && r.Val.getInt() == 0;
+    };
+    if (!isZero(b)) std::swap(a, b);
+    const auto *op = dyn_cast<BinaryOperator>(a);
+    if (!isZero(b) || !op || (op->getOpcode() != BO_Rem && op->getOpcode() != BO_And)) return false;
+    std::optional<int> v = singleVar(op->getLHS());
+    const Expr *modulus = op->getRHS();
+    if (!v && op->getOpcode() == BO_And && (v = singleVar(op->getRHS()))) modulus = op->getLHS();
+    if (!v) return false;
+    if (op->getOpcode() == BO_Rem) {
+      auto m = hostText(modulus);
+      if (!m) return false;
+      out.push_back({*v, "(-9223372036854775807LL - 1)", "9223372036854775807LL", "((long long)(" + *m + "))"});
+      return true;
+    }
+    Expr::EvalResult mask;
+    if (modulus->isValueDependent() || !modulus->EvaluateAsInt(mask, ctx_)) return false;
+    const llvm::APSInt m = mask.Val.getInt();
+    if (m.isNegative() || m.getActiveBits() > 40 || ((m.getZExtValue() + 1) & m.getZExtValue()) != 0) return false;
+    out.push_back({*v, "(-9223372036854775807LL - 1)", "9223372036854775807LL", std::to_string(m.getZExtValue() + 1) + "LL"});
+    return true;
+  }
+
   // Guards `v op c` of a then-branch (conjuncts of &&): the bounds they put on v.
   void guardsOf(const Expr *cond, std::vector<Guard> &out) {
     cond = cond->IgnoreParenImpCasts();
@@ -888,21 +944,14 @@ private:
       return;
     }
     BinaryOperatorKind op = bin->getOpcode();
+    if (op == BO_EQ && strideGuard(bin, out)) return;
     if (op != BO_EQ && op != BO_LT && op != BO_LE && op != BO_GT && op != BO_GE) return;
     const QualType common = bin->getLHS()->getType();
     if (!common->isIntegerType() || (!common->isSignedIntegerType() && ctx_.getIntWidth(common) >= 64)) return;
     const Expr *var = bin->getLHS(), *bound = bin->getRHS();
-    auto single = [&](const Expr *x) -> std::optional<int> {
-      // (The representable checks an attempt leaves only add conditions.)
-      auto f = affine(x);
-      if (!f || f->terms.size() != 1 || !f->constant.isZero() || !f->terms.begin()->second.literal ||
-          f->terms.begin()->second.value != 1)
-        return std::nullopt;
-      return f->terms.begin()->first;
-    };
-    std::optional<int> v = single(var);
+    std::optional<int> v = singleVar(var);
     if (!v) {
-      if (!(v = single(bound))) return;
+      if (!(v = singleVar(bound))) return;
       std::swap(var, bound);
       op = op == BO_LT ? BO_GT : op == BO_LE ? BO_GE : op == BO_GT ? BO_LT : op == BO_GE ? BO_LE : op;
     }
@@ -967,8 +1016,110 @@ private:
     return true;
   }
 
+  // ---- barriers: host copies of the launch-uniform loops and ifs around them ----
+
+  static bool containsBarrier(const Stmt *s) {
+    if (!s) return false;
+    if (const auto *call = dyn_cast<CallExpr>(s); call && calleeName(call) == "__syncthreads") return true;
+    for (const Stmt *c : s->children())
+      if (containsBarrier(c)) return true;
+    return false;
+  }
+
+  // A break or continue that leaves the loop `s` is in (or a goto): a thread that takes it would see
+  // other barriers than its block's other threads.
+  static bool leavesLoop(const Stmt *s, bool breakInner = false, bool continueInner = false) {
+    if (!s) return false;
+    if (isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s)) return true;
+    if (isa<BreakStmt>(s)) return !breakInner;
+    if (isa<ContinueStmt>(s)) return !continueInner;
+    const bool loop = isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s);
+    const bool inner = loop || isa<SwitchStmt>(s);
+    for (const Stmt *c : s->children())
+      if (leavesLoop(c, breakInner || inner, continueInner || loop)) return true;
+    return false;
+  }
+
+  void cannotMirror(const std::string &why) {
+    mirrorFailed_ = true;
+    refuse(why);
+  }
+
+  // Visits `s` in a host scope of its own: the uniform variables it declares there are forgotten after.
+  void visitScoped(const Stmt *s) {
+    const std::map<const VarDecl *, std::string> before = hostNames_;
+    const std::set<std::string> checks = emittedChecks_;
+    visit(s);
+    hostNames_ = before;
+    emittedChecks_ = checks;
+  }
+
+  // The step of a host copy of a loop, as a host statement over `name`.
+  std::optional<std::string> hostStep(const Expr *inc, const VarDecl *v, const std::string &name) {
+    inc = inc->IgnoreParens();
+    const auto names = [&](const Expr *x) {
+      const auto *ref = dyn_cast<DeclRefExpr>(x->IgnoreParenImpCasts());
+      return ref && ref->getDecl() == v;
+    };
+    if (const auto *un = dyn_cast<UnaryOperator>(inc); un && un->isIncrementDecrementOp() && names(un->getSubExpr()))
+      return std::string(un->isIncrementOp() ? "++" : "--") + name;
+    const auto *assign = dyn_cast<BinaryOperator>(inc);
+    if (!assign || !assign->isAssignmentOp() || !names(assign->getLHS())) return std::nullopt;
+    auto rhs = hostText(assign->getRHS());
+    if (!rhs) return std::nullopt;
+    const std::string type = typeName(v->getType());
+    switch (assign->getOpcode()) {
+    case BO_Assign: return name + " = (" + type + ")(" + *rhs + ")";
+    case BO_DivAssign: return name + " = (" + type + ")::ldcc::rt::proof::quotient(" + name + ", " + *rhs + ", ldcc_ok)";
+    case BO_RemAssign: return name + " = (" + type + ")::ldcc::rt::proof::remainder(" + name + ", " + *rhs + ", ldcc_ok)";
+    default:
+      return name + " " + std::string(BinaryOperator::getOpcodeStr(assign->getOpcode())) + " " + *rhs;
+    }
+  }
+
+  // `for (T v = init; cond; step)` around barriers, with init, cond and step launch-uniform: run on the
+  // host with the launch's values, its body's accesses recorded on every trip.
+  void mirrorLoop(const ForStmt *loop) {
+    const auto *decl = dyn_cast_or_null<DeclStmt>(loop->getInit());
+    const auto *v = decl && decl->isSingleDecl() ? dyn_cast<VarDecl>(decl->getSingleDecl()) : nullptr;
+    if (!v || !v->getInit() || !isBuiltinInteger(v->getType()) || !loop->getCond() || !loop->getInc() ||
+        modified(v, loop->getInc()) || leavesLoop(loop->getBody()))
+      return cannotMirror("a barrier in a loop the host cannot follow");
+    auto init = hostText(v->getInit());
+    if (!init) return cannotMirror("a barrier in a loop whose start depends on the thread");
+    const std::string name = "ldcc_m" + std::to_string(hostCounter_++) + "_" + v->getNameAsString();
+    mirrored_[v] = name;
+    auto cond = hostText(loop->getCond());
+    auto step = hostStep(loop->getInc(), v, name);
+    if (!cond || !step) return cannotMirror("a barrier in a loop whose condition or step depends on the thread");
+    const std::string type = typeName(v->getType());
+    lines_.push_back("for (" + type + " " + name + " = (" + type + ")(" + *init + "); (" + *cond +
+                     ") && ldcc_ok && ldcc_p.trip(); " + *step + ") {");
+    visitScoped(loop->getBody());
+    lines_.push_back("}");
+  }
+
+  // `if (cond)` around barriers, cond launch-uniform: the same branch on the host.
+  void mirrorIf(const IfStmt *branch) {
+    auto cond = branch->getInit() || branch->getConditionVariable() ? std::nullopt : hostText(branch->getCond());
+    if (!cond) return cannotMirror("a barrier under a condition that depends on the thread");
+    lines_.push_back("if (" + *cond + ") {");
+    visitScoped(branch->getThen());
+    if (branch->getElse()) {
+      lines_.push_back("} else {");
+      visitScoped(branch->getElse());
+    }
+    lines_.push_back("}");
+  }
+
   void visit(const Stmt *s) {
     if (!s || !failure_.empty()) return;
+    if (mirror_ && containsBarrier(s)) {
+      if (isBarrierStatement(s)) return lines_.push_back("ldcc_p.barrier();");
+      if (const auto *f = dyn_cast<ForStmt>(s)) return mirrorLoop(f);
+      if (const auto *i = dyn_cast<IfStmt>(s)) return mirrorIf(i);
+      if (!isa<CompoundStmt>(s)) return cannotMirror("a barrier the host cannot follow");
+    }
     if (const auto *e = dyn_cast<Expr>(s)) return visitExpr(e, true);
     if (isa<AsmStmt>(s)) return refuse("inline PTX");
     if (isa<CXXTryStmt>(s)) return refuse("try");
@@ -1014,14 +1165,24 @@ private:
   std::map<const FunctionDecl *, bool> pure_;
   std::vector<Guard> guards_;
   std::vector<std::string> lines_;
-  int phase_ = -1;
   bool deterministic_ = true;
+  const bool mirror_;          // barriers become epochs (Proof::barrier)
+  bool mirrorFailed_ = false;  // a barrier where the host cannot follow it
+  std::map<const VarDecl *, std::string> mirrored_;  // loop variables of host copies of loops
+  int hostCounter_ = 0;
+  std::set<std::string> emittedChecks_;  // representable() lines of the current host scope and those around it
 };
 
 }  // namespace
 
 AffineProof proveAffine(ASTContext &ctx, const FunctionDecl *kernel, const std::string &name) {
-  return Analyzer(ctx, kernel).run(name);
+  // First with the kernel's barriers and the uniform loops and ifs around them copied to the host
+  // (epochs); where they cannot be (a barrier under a thread's condition, in a while loop), without:
+  // one epoch, every pair of accesses compared.
+  Analyzer mirrored(ctx, kernel, true);
+  AffineProof proof = mirrored.run(name);
+  if (!mirrored.mirrorFailed()) return proof;
+  return Analyzer(ctx, kernel, false).run(name);
 }
 
 }  // namespace ldcc::translator

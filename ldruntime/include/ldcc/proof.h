@@ -38,10 +38,12 @@ struct Form {
   std::vector<Term> terms;
 };
 
-// An inclusive interval of a variable; an empty one (lo > hi) means the access never runs.
+// An inclusive interval of a variable, of its multiples of `stride` (a guard `v % m == 0`) when that
+// is above 1; an empty one (lo > hi) means the access never runs.
 struct Bound {
   int var;
   long long lo, hi;
+  long long stride = 1;
 };
 
 // The launch, as launch_kernel sees it: args[1 + i] points to parameter i (args[0] is the LaunchCtx).
@@ -96,10 +98,18 @@ class Proof {
   // Its trips are bounded over every value `from` and `to` can take.
   void loop(int var, const Form& from, const Form& to, long long step, bool inclusive);
 
-  // One access. `phase`: 0 before the kernel's first top-level __syncthreads(), 1 after it, -1 inside
-  // no such split; `known` false: an index the forms could not describe (a read after the split of a
-  // variable every write of which precedes it). `bounds`: the guards of the access (if (tid == 0)).
-  void access(int root, Access kind, int phase, bool known, const Form& index, std::initializer_list<Bound> bounds);
+  // A __syncthreads() every thread of a block reaches in the same order: the translator calls it
+  // where the kernel's barriers are, inside host copies of the launch-uniform loops and ifs around
+  // them, so that accesses between the same two barriers share an epoch. Two threads of one block
+  // meet only within an epoch; threads of two blocks in any.
+  void barrier() { ++epoch_; }
+  // One more trip of such a host copy of a loop: false, and the proof fails, past kMaxMirroredTrips.
+  bool trip();
+
+  // One access, in the current epoch. `known` false: an index the forms could not describe (a read of
+  // shared memory no thread of the block writes in that epoch is still race-free). `bounds`: the
+  // guards of the access (if (tid == 0)).
+  void access(int root, Access kind, bool known, const Form& index, std::initializer_list<Bound> bounds);
 
   // The C value of a sub-expression equals the form's exact value only within [lo, hi] (the source and
   // destination types of an integer conversion, the type of an index).
@@ -112,10 +122,11 @@ class Proof {
   struct Family {
     int root;
     Access kind;
-    int phase;
+    int epoch;
     bool known;
     Form index;
     long long lo[kMaxVars], hi[kMaxVars];  // inclusive bounds of every variable for this access
+    long long stride[kMaxVars];            // the variable takes the multiples of it in [lo, hi]
   };
   struct Root {
     bool shared;
@@ -125,9 +136,10 @@ class Proof {
     Form value;
     long long lo, hi;
   };
-  bool default_bounds(long long lo[kMaxVars], long long hi[kMaxVars]) const;
-  bool root_holds(int root, bool split) const;
+  void default_bounds(long long lo[kMaxVars], long long hi[kMaxVars]) const;
+  bool root_holds(int root) const;
   static bool pair_holds(const Family& a, const Family& b, bool shared);
+  static bool blocks_apart(const Family& a, const Family& b);
 
   const ProofInput& in_;
   bool failed_ = false;
@@ -137,7 +149,14 @@ class Proof {
   bool has_trips_[kMaxVars] = {};
   std::vector<Family> families_;
   std::vector<Check> checks_;
+  int epoch_ = 0;
+  long long mirrored_trips_ = 0;
 };
+
+// Past these a launch's proof fails (the launch is checked) rather than take long on the host.
+constexpr long long kMaxMirroredTrips = 1 << 14;
+constexpr size_t kMaxFamilies = 1 << 16;
+constexpr size_t kMaxGlobalFamiliesPerRoot = 2048;
 
 // The values a form takes over the variables' inclusive bounds, as [min, max].
 void form_range(const Form& f, const long long lo[], const long long hi[], __int128& min, __int128& max);

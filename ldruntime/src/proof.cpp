@@ -45,7 +45,9 @@ bool injective(std::vector<std::pair<long long, long long>> coeff_and_size) {
   return true;
 }
 
-Proof::Proof(const ProofInput& in) : in_(in) {}
+Proof::Proof(const ProofInput& in) : in_(in) {
+  for (int& v : current_loop_) v = -1;
+}
 
 int Proof::pointer_root(int param) {
   roots_.push_back({false, param});
@@ -90,6 +92,48 @@ void Proof::loop(int var, const Form& from, const Form& to, long long step, bool
   if (trips > kLimit) failed_ = true;
   trips_[var] = (long long)std::min<__int128>(trips, kLimit);
   has_trips_[var] = true;
+  LoopValue value{from, (long long)std::max<__int128>(from_min, -kLimit),
+                  (long long)std::min<__int128>(inclusive ? to_max : to_max - 1, kLimit)};
+  value.value.terms.push_back({var, step});
+  loop_values_.push_back(value);
+  current_loop_[var] = int(loop_values_.size()) - 1;
+}
+
+void Proof::index_range(const Family& f, __int128& min, __int128& max) const {
+  form_range(f.index, f.lo, f.hi, min, max);
+  for (int v = kFirstLoop; v < kMaxVars; ++v) {
+    const long long c = coeff_of(f.index, v);
+    if (c == 0 || f.loop_value[v] < 0) continue;
+    // index = a * value + rest, value in [lo, hi]: a sound range too, often a tighter one.
+    const LoopValue& loop = loop_values_[f.loop_value[v]];
+    const long long step = coeff_of(loop.value, v);
+    if (step == 0 || c % step != 0) continue;
+    const long long a = c / step;
+    Form rest = f.index;
+    for (const Term& t : loop.value.terms) {
+      if (std::llabs(t.coeff) > kLimit || std::llabs(a) > kLimit) return;
+      rest.terms.push_back({t.var, -a * t.coeff});
+    }
+    rest.constant -= a * loop.value.constant;
+    // One term per variable, so that what cancels adds nothing to the range.
+    std::map<int, long long> merged;
+    for (const Term& t : rest.terms) merged[t.var] += t.coeff;
+    rest.terms.clear();
+    for (const auto& [var, coeff] : merged)
+      if (coeff != 0) rest.terms.push_back({var, coeff});
+    __int128 rest_min, rest_max;
+    form_range(rest, f.lo, f.hi, rest_min, rest_max);
+    const __int128 x = __int128(a) * loop.lo, y = __int128(a) * loop.hi;
+    min = std::max(min, rest_min + std::min(x, y));
+    max = std::min(max, rest_max + std::max(x, y));
+  }
+}
+
+bool Proof::ranges_apart(const Family& a, const Family& b) const {
+  __int128 a_min, a_max, b_min, b_max;
+  index_range(a, a_min, a_max);
+  index_range(b, b_min, b_max);
+  return a_max < b_min || b_max < a_min;
 }
 
 void Proof::access(int root, Access kind, bool known, const Form& index, std::initializer_list<Bound> bounds) {
@@ -97,9 +141,9 @@ void Proof::access(int root, Access kind, bool known, const Form& index, std::in
     failed_ = true;
     return;
   }
-  Family f{root, kind, epoch_, known, index, {}, {}, {}};
+  Family f{root, kind, epoch_, known, index, {}, {}, {}, {}};
   default_bounds(f.lo, f.hi);
-  for (int v = 0; v < kMaxVars; ++v) f.stride[v] = 1;
+  for (int v = 0; v < kMaxVars; ++v) f.stride[v] = 1, f.loop_value[v] = current_loop_[v];
   for (const Bound& b : bounds) {
     if (b.var < 0 || b.var >= kMaxVars) {
       failed_ = true;
@@ -140,7 +184,7 @@ std::pair<long long, long long> union_digit(const long long alo[], const long lo
 
 // Two accesses of one root by two different threads never meet on an element: the same coefficients
 // (one form shifted by a constant, itself a digit of the mixed radix), or value ranges apart.
-bool Proof::pair_holds(const Family& a, const Family& b, bool shared) {
+bool Proof::pair_holds(const Family& a, const Family& b, bool shared) const {
   bool same = true;
   for (int v = 0; v < kMaxVars && same; ++v) same = coeff_of(a.index, v) == coeff_of(b.index, v);
   if (same) {
@@ -155,18 +199,15 @@ bool Proof::pair_holds(const Family& a, const Family& b, bool shared) {
     }
     const long long shift = b.index.constant - a.index.constant;
     if (shift != 0) digits.push_back({shift, 2});
-    return injective(digits);
+    if (injective(digits)) return true;
   }
-  __int128 a_min, a_max, b_min, b_max;
-  form_range(a.index, a.lo, a.hi, a_min, a_max);
-  form_range(b.index, b.lo, b.hi, b_min, b_max);
-  return a_max < b_min || b_max < a_min;
+  return ranges_apart(a, b);
 }
 
 // Two accesses of global memory in different epochs: threads of one block are apart (a barrier
 // separates them), so only threads of two blocks must never meet. With the same coefficients of the
 // block indices these are digits above the reach of everything else (threads, loops, constants).
-bool Proof::blocks_apart(const Family& a, const Family& b) {
+bool Proof::blocks_apart(const Family& a, const Family& b) const {
   bool same = true;
   for (int v = kBidX; v < kFirstLoop && same; ++v) same = coeff_of(a.index, v) == coeff_of(b.index, v);
   if (same) {
@@ -181,19 +222,16 @@ bool Proof::blocks_apart(const Family& a, const Family& b) {
     rest_range(a, a_min, a_max);
     rest_range(b, b_min, b_max);
     const __int128 reach = std::max(a_max, b_max) - std::min(a_min, b_min);
-    if (reach > kLimit) return false;
+    if (reach > kLimit) return ranges_apart(a, b);
     std::vector<std::pair<long long, long long>> digits;
     for (int v = kBidX; v < kFirstLoop; ++v) {
       const auto [step, count] = union_digit(a.lo, a.hi, a.stride, b.lo, b.hi, b.stride, v);
       if (count > 0) digits.push_back({coeff_of(a.index, v) * step, count});
     }
     if (reach > 0) digits.push_back({1, (long long)reach + 1});
-    return injective(digits);
+    if (injective(digits)) return true;
   }
-  __int128 a_min, a_max, b_min, b_max;
-  form_range(a.index, a.lo, a.hi, a_min, a_max);
-  form_range(b.index, b.lo, b.hi, b_min, b_max);
-  return a_max < b_min || b_max < a_min;
+  return ranges_apart(a, b);
 }
 
 // Every pair of accesses of the root that may meet with a write between them is apart: in shared

@@ -222,6 +222,22 @@ TEST(Proof, GlobalAccessesOfOtherEpochsMeetOnlyAcrossBlocks) {
   EXPECT_FALSE(q.holds(fake_lookup));
 }
 
+// kmeans' combining step: for (i = tid; i < s * 241; i += 128) r[i] += r[i + s * 241]. The trips
+// counted from the bound reach past it (i up to 511 for s = 2); the loop's condition keeps i below.
+TEST(Proof, BlockStrideLoopStaysBelowItsBound) {
+  Launch l(dim3(2), dim3(128));
+  for (long long shift : {482ll, 400ll}) {
+    Proof p(l.in);
+    const int r = p.shared_root();
+    p.loop(kFirstLoop, Form{0, {{kTidX, 1}}}, Form{482, {}}, 128, false);
+    const Form own{0, {{kTidX, 1}, {kFirstLoop, 128}}}, other{shift, {{kTidX, 1}, {kFirstLoop, 128}}};
+    p.access(r, kRead, true, own, {});
+    p.access(r, kWrite, true, own, {});
+    p.access(r, kRead, true, other, {});
+    EXPECT_EQ(p.holds(fake_lookup), shift == 482) << shift;  // 400: thread 0 reads r[400], which thread 16 writes
+  }
+}
+
 TEST(Proof, TooManyMirroredTripsFail) {
   Launch l(dim3(1), dim3(32));
   Proof p(l.in);
@@ -274,9 +290,12 @@ TEST(Proof, SoundAgainstBruteForce) {
     p.pointer_params({0});
     const bool shared = pick(0, 3) == 0;
     const int root = shared ? p.shared_root() : p.pointer_root(0);
+    // A loop `for (i = from; i < bound; i += step)`: from 0 (counted trips), or from threadIdx.x (a
+    // block-stride loop, whose threads stop at the bound after different trips).
     const int trips = pick(0, 3);
-    const bool looped = pick(0, 1);
-    if (looped) p.loop(kFirstLoop, Form{0, {}}, Form{trips, {}}, 1, false);
+    const bool looped = pick(0, 1), strided_loop = looped && pick(0, 1);
+    const int loop_step = strided_loop ? pick(1, 4) : 1, bound = strided_loop ? pick(0, 12) : trips;
+    if (looped) p.loop(kFirstLoop, strided_loop ? Form{0, {{kTidX, 1}}} : Form{0, {}}, Form{bound, {}}, loop_step, false);
     struct Acc {
       Access kind;
       Form f;
@@ -294,6 +313,11 @@ TEST(Proof, SoundAgainstBruteForce) {
       const int vars[] = {kTidX, kTidY, kBidX, kFirstLoop};
       for (int v : vars)
         if ((v != kFirstLoop || looped) && pick(0, 2)) f.terms.push_back({v, pick(-3, 12)});
+      if (strided_loop && pick(0, 1)) {  // a * i, as the translator writes it: a * threadIdx.x + a * step * trip
+        const int a = pick(-2, 3);
+        f.terms.push_back({kTidX, a});
+        f.terms.push_back({kFirstLoop, a * loop_step});
+      }
       const Access kind = Access(pick(0, 2));
       const bool guarded = pick(0, 3) == 0;
       const long long g = pick(0, 3), stride = pick(0, 2) == 0 ? pick(2, 3) : 1;
@@ -315,7 +339,7 @@ TEST(Proof, SoundAgainstBruteForce) {
         for (unsigned tx = 0; tx < block.x; ++tx)
           for (const Acc& a : accs) {
             if ((long long)tx < a.tx_lo || (long long)tx > a.tx_hi || ty % a.ty_stride != 0) continue;
-            for (int k = 0; k < (looped ? trips : 1); ++k) {
+            for (int k = 0; looped ? (strided_loop ? (long long)tx + loop_step * k < bound : k < trips) : k < 1; ++k) {
               long long value = a.f.constant;
               for (const Term& t : a.f.terms)
                 value += t.coeff * (t.var == kTidX ? tx : t.var == kTidY ? ty : t.var == kBidX ? bx : k);

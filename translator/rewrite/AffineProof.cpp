@@ -648,7 +648,8 @@ private:
       return;
     }
     if (use != kRead) r.written = true;
-    if (use != kRead && !loc.known) r.unknownWrite = true;
+    // An atomic at an unknown index stays in the proof: atomics among themselves never race.
+    if (use == kWrite && !loc.known) r.unknownWrite = true;
     std::string bounds;
     for (const Guard &g : guards_)
       bounds += std::string(bounds.empty() ? "" : ", ") + "{" + std::to_string(g.var) + ", " + g.lo + ", " + g.hi +

@@ -127,6 +127,7 @@ class Proof {
     Form index;
     long long lo[kMaxVars], hi[kMaxVars];  // inclusive bounds of every variable for this access
     long long stride[kMaxVars];            // the variable takes the multiples of it in [lo, hi]
+    int loop_value[kMaxVars];              // per loop counter: its loop_values_ entry, or -1
   };
   struct Root {
     bool shared;
@@ -138,8 +139,12 @@ class Proof {
   };
   void default_bounds(long long lo[kMaxVars], long long hi[kMaxVars]) const;
   bool root_holds(int root) const;
-  static bool pair_holds(const Family& a, const Family& b, bool shared);
-  static bool blocks_apart(const Family& a, const Family& b);
+  bool pair_holds(const Family& a, const Family& b, bool shared) const;
+  bool blocks_apart(const Family& a, const Family& b) const;
+  // The values of a family's index: its form's range, narrowed by the conditions of the loops it is
+  // in (a loop variable stays below the loop's bound however the trips are counted).
+  void index_range(const Family& f, __int128& min, __int128& max) const;
+  bool ranges_apart(const Family& a, const Family& b) const;
 
   const ProofInput& in_;
   bool failed_ = false;
@@ -147,6 +152,14 @@ class Proof {
   std::vector<int> pointer_params_;
   long long trips_[kMaxVars] = {};
   bool has_trips_[kMaxVars] = {};
+  // Each loop() as it was called: the loop variable's value (from + step * counter) and its
+  // inclusive range; per counter, the latest one (families keep the one of their time).
+  struct LoopValue {
+    Form value;
+    long long lo, hi;
+  };
+  std::vector<LoopValue> loop_values_;
+  int current_loop_[kMaxVars];
   std::vector<Family> families_;
   std::vector<Check> checks_;
   int epoch_ = 0;

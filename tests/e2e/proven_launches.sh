@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Launch-time proofs (inputs/proven_launches.cu): with LDCC_PROOFS on (the default) the four race-free
+# Launch-time proofs (inputs/proven_launches.cu): with LDCC_PROOFS=1 the four race-free
 # launches of axpy, spread, block_sum and rows_sum are proven at launch and the other three checked,
 # exactly the two racy ones' races reported (the aliased read of y[32], the stores of every thread to
 # out[0]): 4 of 7 launches proven. With LDCC_PROOFS=0 the same races and no launch proven;
@@ -23,7 +23,7 @@ grep -qx "ldcc: proven race-free at launch from their affine accesses (the origi
 [ "$(proven_launches "$work/report.1.json")" = 4 ] || { echo "LDCC_PROOFS=1: the report's proven_launches is not 4"; fail=1; }
 grep -q "proven" "$work/check.0.err" && { echo "LDCC_PROOFS=0: a launch was proven"; fail=1; }
 [ "$(proven_launches "$work/report.0.json")" = 0 ] || { echo "LDCC_PROOFS=0: the report's proven_launches is not 0"; fail=1; }
-LDCC_MODE=deterministic "$checked" > "$work/det.out" 2> "$work/det.err"
+LDCC_PROOFS=1 LDCC_MODE=deterministic "$checked" > "$work/det.out" 2> "$work/det.err"
 echo "--- deterministic"; cat "$work/det.err"
 cmp -s "$work/native.out" "$work/det.out" || { echo "deterministic output differs from native"; fail=1; }
 grep -qx "ldcc: deterministic: 3 launches in unit order, 4 launches proven race-free (the original kernel ran)" "$work/det.err" ||

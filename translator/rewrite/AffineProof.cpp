@@ -231,7 +231,10 @@ private:
 
   // ---- launch-uniform values, printed as host expressions with the kernel's C types ----
 
-  std::string typeName(QualType t) const { return t.getCanonicalType().getUnqualifiedType().getAsString(); }
+  // As C++ spells it (`bool`, not C's `_Bool`).
+  std::string typeName(QualType t) const {
+    return t.getCanonicalType().getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+  }
 
   std::optional<std::string> constantText(const Expr *e) {
     if (e->isValueDependent() || !e->getType()->isIntegerType()) return std::nullopt;

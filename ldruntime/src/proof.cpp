@@ -136,12 +136,9 @@ bool Proof::ranges_apart(const Family& a, const Family& b) const {
   return a_max < b_min || b_max < a_min;
 }
 
-void Proof::access(int root, Access kind, bool known, const Form& index, std::initializer_list<Bound> bounds) {
-  if (root < 0 || root >= int(roots_.size()) || families_.size() >= kMaxFamilies) {
-    failed_ = true;
-    return;
-  }
-  Family f{root, kind, epoch_, known, index, {}, {}, {}, {}};
+// A family's bounds: every variable's launch range, narrowed by the access's guards (multiples of a
+// stride from lo rounded up: variables are never negative).
+void Proof::begin_family(Family& f, std::initializer_list<Bound> bounds) {
   default_bounds(f.lo, f.hi);
   for (int v = 0; v < kMaxVars; ++v) f.stride[v] = 1, f.loop_value[v] = current_loop_[v];
   for (const Bound& b : bounds) {
@@ -151,7 +148,6 @@ void Proof::access(int root, Access kind, bool known, const Form& index, std::in
     }
     f.lo[b.var] = std::max(f.lo[b.var], b.lo);
     f.hi[b.var] = std::min(f.hi[b.var], b.hi);
-    // Variables are never negative: the multiples in [lo, hi] run from lo rounded up.
     if (b.stride > 1 && b.stride <= kLimit && f.stride[b.var] == 1) f.stride[b.var] = b.stride;
   }
   for (int v = 0; v < kMaxVars; ++v) {
@@ -160,10 +156,44 @@ void Proof::access(int root, Access kind, bool known, const Form& index, std::in
     f.lo[v] = (f.lo[v] + m - 1) / m * m;
     f.hi[v] = f.hi[v] / m * m;
   }
+}
+
+void Proof::access(int root, Access kind, bool known, const Form& index, std::initializer_list<Bound> bounds) {
+  if (root < 0 || root >= int(roots_.size()) || families_.size() >= kMaxFamilies) {
+    failed_ = true;
+    return;
+  }
+  Family f{root, kind, epoch_, known, index, {}, {}, {}, {}};
+  begin_family(f, bounds);
   for (const Term& t : index.terms)
     if (t.var < 0 || t.var >= kMaxVars || std::llabs(t.coeff) > kLimit) failed_ = true;
   if (std::llabs(index.constant) > kLimit) failed_ = true;
-  families_.push_back(f);
+  families_.push_back(std::move(f));
+}
+
+void Proof::enumerated(int root, Access kind, const ThreadAccess& at, std::initializer_list<Bound> bounds) {
+  if (root < 0 || root >= int(roots_.size()) || !roots_[root].shared || families_.size() >= kMaxFamilies) {
+    failed_ = true;
+    return;
+  }
+  Family f{root, kind, epoch_, true, Form{}, {}, {}, {}, {}};
+  begin_family(f, bounds);
+  f.enumerated = true;
+  bool dead = false;
+  for (int v = kBidX; v < kMaxVars; ++v) dead = dead || f.lo[v] > f.hi[v];
+  if (!dead && !failed_) {
+    const unsigned bx = in_.block.x, by = in_.block.y;
+    for (long long z = f.lo[kTidZ]; z <= f.hi[kTidZ] && !failed_; z += f.stride[kTidZ])
+      for (long long y = f.lo[kTidY]; y <= f.hi[kTidY] && !failed_; y += f.stride[kTidY])
+        for (long long x = f.lo[kTidX]; x <= f.hi[kTidX] && !failed_; x += f.stride[kTidX]) {
+          long long element = 0;
+          bool ok = true;
+          const bool makes = at(Thread{unsigned(x), unsigned(y), unsigned(z)}, element, ok);
+          if (!ok || ++enumerated_points_ > kMaxEnumeratedPoints) failed_ = true;
+          else if (makes) f.points.push_back({element, int((z * by + y) * bx + x)});
+        }
+  }
+  families_.push_back(std::move(f));
 }
 
 void Proof::representable(const Form& value, long long lo, long long hi) { checks_.push_back({value, lo, hi}); }
@@ -248,7 +278,16 @@ bool Proof::root_holds(int root) const {
   const bool shared = roots_[root].shared;
   if (!shared && checked.size() > kMaxGlobalFamiliesPerRoot) return false;
   // Families are recorded in epoch order: those of one epoch are consecutive.
-  for (size_t i = 0; i < checked.size(); ++i)
+  for (size_t i = 0; i < checked.size(); ++i) {
+    if (shared && (i == 0 || checked[i - 1]->epoch != checked[i]->epoch)) {
+      std::vector<const Family*> epoch;
+      for (size_t j = i; j < checked.size() && checked[j]->epoch == checked[i]->epoch; ++j) epoch.push_back(checked[j]);
+      if (std::any_of(epoch.begin(), epoch.end(), [](const Family* f) { return f->enumerated; })) {
+        if (!epoch_points_hold(epoch)) return false;
+        i += epoch.size() - 1;
+        continue;
+      }
+    }
     for (size_t j = i; j < checked.size(); ++j) {
       const Family& a = *checked[i];
       const Family& b = *checked[j];
@@ -260,6 +299,101 @@ bool Proof::root_holds(int root) const {
       if (!a.known || !b.known) return false;
       if (!(same_epoch ? pair_holds(a, b, shared) : blocks_apart(a, b))) return false;
     }
+  }
+  return true;
+}
+
+namespace {
+
+// The threads that touch one element, by kind: the first one and whether there is another.
+struct Touchers {
+  int first = -1;
+  bool more = false;
+  void add(int thread) {
+    if (first < 0) first = thread;
+    else if (thread != first) more = true;
+  }
+  bool any() const { return first >= 0; }
+  // Some thread of these is not `thread`.
+  bool other_than(int thread) const { return more || (first >= 0 && first != thread); }
+};
+
+}  // namespace
+
+bool Proof::epoch_points_hold(const std::vector<const Family*>& epoch) const {
+  // Indices the forms could not say meet only accesses they cannot race with.
+  for (const Family* u : epoch) {
+    if (u->known) continue;
+    for (const Family* f : epoch) {
+      if (f == u) {
+        if (u->kind == kWrite) return false;
+        continue;
+      }
+      if (!(u->kind == kRead && f->kind == kRead) && !(u->kind == kAtomic && f->kind == kAtomic)) return false;
+    }
+  }
+  struct Point {
+    long long element;
+    int thread;
+    Access kind;
+    bool operator<(const Point& o) const { return element < o.element; }
+  };
+  std::vector<Point> points;
+  const long long bx = in_.block.x, by = in_.block.y;
+  for (const Family* f : epoch) {
+    if (!f->known) continue;
+    if (f->enumerated) {
+      for (const auto& [element, thread] : f->points) points.push_back({element, thread, f->kind});
+      continue;
+    }
+    // An affine family: every thread's every value (the block's own indices are fixed, the loops' all).
+    std::vector<int> loops;
+    __int128 count = 1;
+    for (int v = 0; v < kMaxVars; ++v) {
+      const long long c = coeff_of(f->index, v);
+      if (c == 0) continue;
+      if (is_block_var(v)) return false;
+      const __int128 values = (f->hi[v] - f->lo[v]) / f->stride[v] + 1;
+      count *= values;
+      if (count > __int128(kMaxEnumeratedPoints)) return false;
+      if (!is_thread_var(v)) loops.push_back(v);
+    }
+    long long value[kMaxVars];
+    for (int v = 0; v < kMaxVars; ++v) value[v] = f->lo[v];
+    const auto element = [&]() {
+      long long e = f->index.constant;
+      for (const Term& t : f->index.terms) e += t.coeff * value[t.var];
+      return e;
+    };
+    for (value[kTidZ] = f->lo[kTidZ]; value[kTidZ] <= f->hi[kTidZ]; value[kTidZ] += f->stride[kTidZ])
+      for (value[kTidY] = f->lo[kTidY]; value[kTidY] <= f->hi[kTidY]; value[kTidY] += f->stride[kTidY])
+        for (value[kTidX] = f->lo[kTidX]; value[kTidX] <= f->hi[kTidX]; value[kTidX] += f->stride[kTidX]) {
+          const int thread = int((value[kTidZ] * by + value[kTidY]) * bx + value[kTidX]);
+          for (int v : loops) value[v] = f->lo[v];
+          while (true) {
+            points.push_back({element(), thread, f->kind});
+            if (points.size() > kMaxEnumeratedPoints) return false;
+            size_t k = 0;  // the next combination of the loops' counters, as an odometer
+            for (; k < loops.size(); ++k) {
+              value[loops[k]] += f->stride[loops[k]];
+              if (value[loops[k]] <= f->hi[loops[k]]) break;
+              value[loops[k]] = f->lo[loops[k]];
+            }
+            if (k == loops.size()) break;
+          }
+        }
+  }
+  std::sort(points.begin(), points.end());
+  for (size_t i = 0; i < points.size();) {
+    size_t j = i;
+    Touchers writers, readers, atomics;
+    for (; j < points.size() && points[j].element == points[i].element; ++j)
+      (points[j].kind == kWrite ? writers : points[j].kind == kRead ? readers : atomics).add(points[j].thread);
+    if (writers.more) return false;
+    if (writers.any() && (readers.other_than(writers.first) || atomics.other_than(writers.first))) return false;
+    if (readers.any() && atomics.any() && (readers.more || atomics.more || readers.first != atomics.first)) return false;
+    i = j;
+  }
   return true;
 }
 

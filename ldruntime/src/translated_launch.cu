@@ -10,6 +10,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -22,6 +23,7 @@
 #include "device_buffer.h"
 #include "flags.h"
 #include "profile.h"
+#include "proof_cache.h"
 #include "race_filter.h"
 #include "ldcc/kernels/check_kernels.h"
 #include "ldcc/translated.cuh"
@@ -325,12 +327,19 @@ std::unordered_map<const KernelDesc*, RegisteredProof>& registered_proofs() {
   return *proofs;
 }
 
-// Whether this launch's proof of race freedom holds (LDCC_PROOFS, ldcc/proof.h).
-bool proven_race_free(const KernelDesc& desc, Mode mode, dim3 grid, dim3 block, void** args) {
+// Whether this launch's proof of race freedom holds (LDCC_PROOFS, ldcc/proof.h); a launch like an
+// earlier one (proof_cache.h) has its verdict.
+bool proven_race_free(const KernelDesc& desc, Mode mode, dim3 grid, dim3 block, void** args,
+                      const unsigned long long* param_sizes, const unsigned long long* pointee_sizes, unsigned num_params) {
   const auto it = registered_proofs().find(&desc);
   if (it == registered_proofs().end() || (mode == Mode::Deterministic && !it->second.deterministic)) return false;
   if (!parse_count(flags().proofs).value_or(0)) return false;
-  return it->second.proof(proof::ProofInput{grid, block, args}, allocation_of);
+  static auto* verdicts = new proof::VerdictCache();
+  const std::string key = proof::launch_key(grid, block, args, param_sizes, pointee_sizes, num_params, allocation_of);
+  if (const std::optional<bool> known = verdicts->find(&desc, key)) return *known;
+  const bool holds = it->second.proof(proof::ProofInput{grid, block, args}, allocation_of);
+  verdicts->store(&desc, key, holds);
+  return holds;
 }
 
 void record_unchecked(const std::string& warning, Mode mode) {
@@ -580,7 +589,7 @@ class LaunchTimer {
 
 void launch_kernel(const KernelDesc& desc, const void* original, const void* checked, const void* checked_in_shared,
                    const void* blocks_clone, dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stream, void** args,
-                   const unsigned long long* pointee_sizes, unsigned num_params) {
+                   const unsigned long long* param_sizes, const unsigned long long* pointee_sizes, unsigned num_params) {
   const Mode mode = mode_for(desc);
   LaunchTimer timer(desc, mode, stream);
   if (mode == Mode::Off) return run_original(original, grid, block, shared_bytes, stream, args);
@@ -595,7 +604,7 @@ void launch_kernel(const KernelDesc& desc, const void* original, const void* che
   if (desc.unchecked_reason)
     return unchecked(std::string(desc.unchecked_reason) + " (" + desc.unchecked_where + ")");
   if (!checked || !blocks_clone) return unchecked("the translation gave it no checked clones");
-  if (proven_race_free(desc, mode, grid, block, args)) {
+  if (proven_race_free(desc, mode, grid, block, args, param_sizes, pointee_sizes, num_params)) {
     run_original(original, grid, block, shared_bytes, stream, args);
     PhaseProfile::end("launch-time proof and original kernel");
     if (parse_count(flags().verbose).value_or(0))

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "ldcc/proof.h"
+#include "proof_cache.h"
 
 using namespace ldcc::rt::proof;
 
@@ -362,6 +363,190 @@ TEST(Proof, SoundAgainstBruteForce) {
   // The test exercises proofs that hold, not only ones that fail.
   EXPECT_GT(proven, 300);
   EXPECT_GT(proven_with_barriers, 100);
+}
+
+// prescan of scan (Blelloch, one padding word per 32 elements): i + (i >> 5) is not affine, so its
+// accesses are enumerated thread by thread, level by level (a barrier at the top of every level).
+// `barrier_per_level` false: scan_race's up-sweep, its barrier hoisted out of the level loop.
+Proof prescan(const Launch& l, int n, bool barrier_per_level) {
+  Proof p(l.in);
+  p.pointer_params({0, 1, 2});
+  const int out = p.pointer_root(0), sums = p.pointer_root(2), s = p.shared_root();
+  const auto padded = [](long long i) { return i + (i >> 5); };
+  const auto at = [&](long long (*index)(const Thread&, int, int), int offset, int d) {
+    return [=](const Thread& t, long long& element, bool&) {
+      if ((long long)t.x >= d) return false;
+      element = index(t, offset, d);
+      return true;
+    };
+  };
+  p.enumerated(s, kWrite, [&](const Thread& t, long long& e, bool&) { e = padded(t.x); return true; }, {});
+  p.enumerated(s, kWrite, [&](const Thread& t, long long& e, bool&) { e = padded(t.x + n / 2); return true; }, {});
+  const auto left = +[](const Thread& t, int offset, int) { long long i = offset * (2ll * t.x + 1) - 1; return i + (i >> 5); };
+  const auto right = +[](const Thread& t, int offset, int) { long long i = offset * (2ll * t.x + 2) - 1; return i + (i >> 5); };
+  int offset = 1;
+  if (!barrier_per_level) p.barrier();
+  for (int d = n >> 1; d > 0; d >>= 1, offset <<= 1) {
+    if (barrier_per_level) p.barrier();
+    p.enumerated(s, kRead, at(left, offset, d), {});
+    p.enumerated(s, kRead, at(right, offset, d), {});
+    p.enumerated(s, kWrite, at(right, offset, d), {});
+  }
+  p.access(sums, kWrite, true, Form{0, {{kBidX, 1}}}, {{kTidX, 0, 0}});
+  p.access(s, kWrite, true, Form{padded(n - 1), {}}, {{kTidX, 0, 0}});
+  for (int d = 1; d < n; d <<= 1) {
+    offset >>= 1;
+    p.barrier();
+    p.enumerated(s, kRead, at(left, offset, d), {});
+    p.enumerated(s, kWrite, at(left, offset, d), {});
+    p.enumerated(s, kRead, at(right, offset, d), {});
+    p.enumerated(s, kWrite, at(right, offset, d), {});
+  }
+  p.barrier();
+  p.enumerated(s, kRead, [&](const Thread& t, long long& e, bool&) { e = padded(t.x); return true; }, {});
+  p.access(out, kWrite, true, Form{0, {{kTidX, 1}, {kBidX, n}}}, {});
+  return p;
+}
+
+TEST(Proof, EnumeratedScanHoldsLevelByLevel) {
+  Launch l(dim3(256), dim3(512));
+  EXPECT_TRUE(prescan(l, 1024, true).holds(fake_lookup));
+  Launch sums(dim3(1), dim3(128));
+  EXPECT_TRUE(prescan(sums, 256, true).holds(fake_lookup));
+}
+
+TEST(Proof, EnumeratedScanWithoutItsLevelBarriersFails) {
+  Launch l(dim3(256), dim3(512));
+  EXPECT_FALSE(prescan(l, 1024, false).holds(fake_lookup));
+}
+
+// A block reduction's warp leaders: s[tid >> 5] under (tid & 31) == 0 is each warp's own slot; without
+// the condition every lane of a warp writes it.
+TEST(Proof, WarpLeadersWriteTheirOwnSlot) {
+  Launch l(dim3(60), dim3(256));
+  for (bool leaders_only : {true, false}) {
+    Proof p(l.in);
+    p.pointer_params({0});
+    const int s = p.shared_root();
+    p.enumerated(s, kWrite, [&](const Thread& t, long long& e, bool&) {
+      if (leaders_only && (t.x & 31) != 0) return false;
+      e = t.x >> 5;
+      return true;
+    }, {});
+    p.barrier();
+    p.access(s, kRead, true, Form{0, {{kTidX, 1}}}, {{kTidX, 0, 7}});
+    EXPECT_EQ(p.holds(fake_lookup), leaders_only);
+  }
+}
+
+// Enumerated and affine families of one epoch are compared element by element; a barrier parts them.
+TEST(Proof, EnumeratedMeetsAffineWithinAnEpoch) {
+  Launch l(dim3(4), dim3(64));
+  for (bool barrier : {false, true}) {
+    Proof p(l.in);
+    p.pointer_params({0});
+    const int s = p.shared_root();
+    p.access(s, kWrite, true, Form{0, {{kTidX, 1}}}, {});
+    if (barrier) p.barrier();
+    p.enumerated(s, kRead, [](const Thread& t, long long& e, bool&) { e = t.x ^ 1; return true; }, {});
+    EXPECT_EQ(p.holds(fake_lookup), barrier);
+  }
+  // An affine loop of each thread over its own row is enumerated trip by trip.
+  Proof p(l.in);
+  p.pointer_params({0});
+  const int s = p.shared_root();
+  p.loop(kFirstLoop, Form{0, {}}, Form{4, {}}, 1, false);
+  p.access(s, kWrite, true, Form{0, {{kTidX, 4}, {kFirstLoop, 1}}}, {});
+  p.enumerated(s, kRead, [](const Thread& t, long long& e, bool&) { e = 4 * t.x + (t.x & 3); return true; }, {});
+  EXPECT_TRUE(p.holds(fake_lookup));
+  p.enumerated(s, kRead, [](const Thread& t, long long& e, bool&) { e = 4 * (t.x ^ 1); return true; }, {});
+  EXPECT_FALSE(p.holds(fake_lookup));
+}
+
+TEST(Proof, EnumeratedAccessesNeedSharedMemoryAndAHostThatCanEvaluate) {
+  Launch l(dim3(4), dim3(64));
+  Proof global(l.in);
+  global.pointer_params({0});
+  global.enumerated(global.pointer_root(0), kWrite, [](const Thread& t, long long& e, bool&) { e = t.x; return true; }, {});
+  EXPECT_FALSE(global.holds(fake_lookup));
+  Proof trap(l.in);
+  trap.pointer_params({0});
+  trap.enumerated(trap.shared_root(), kWrite, [](const Thread& t, long long& e, bool& ok) {
+    e = t.x;
+    ok = t.x != 7;  // a division by zero the device would trap on
+    return true;
+  }, {});
+  EXPECT_FALSE(trap.holds(fake_lookup));
+  // Too many points to enumerate.
+  Launch big(dim3(1), dim3(1024));
+  Proof many(big.in);
+  many.pointer_params({0});
+  const int s = many.shared_root();
+  for (size_t k = 0; k <= kMaxEnumeratedPoints / 1024; ++k) {
+    many.barrier();
+    many.enumerated(s, kWrite, [](const Thread& t, long long& e, bool&) { e = t.x; return true; }, {});
+  }
+  EXPECT_FALSE(many.holds(fake_lookup));
+}
+
+TEST(Proof, ShiftsTheTypeCannotHoldFail) {
+  bool ok = true;
+  EXPECT_EQ(shift_right(1056, 5, ok), 33);
+  EXPECT_EQ(shift_left(1u, 31, ok), 0x80000000u);
+  EXPECT_TRUE(ok);
+  shift_left(1, 32, ok);
+  EXPECT_FALSE(ok);
+  ok = true;
+  shift_right(1ll, -1, ok);
+  EXPECT_FALSE(ok);
+  ok = true;
+  EXPECT_EQ(shift_left(1ll, 40, ok), 1ll << 40);
+  EXPECT_TRUE(ok);
+}
+
+// A launch's verdict is kept under its grid, block, argument bytes and allocations: the same launch
+// finds it, any change of those is another launch.
+TEST(ProofCache, KeysTellLaunchesApart) {
+  Launch l(dim3(256), dim3(512));
+  const unsigned long long param_sizes[] = {8, 8, 8, 8, 4};
+  const unsigned long long pointee_sizes[] = {4, 4, 4, 4, 0};
+  const auto key = [&](dim3 grid, const AllocationLookup& lookup) {
+    return launch_key(grid, l.in.block, l.args, param_sizes, pointee_sizes, 5, lookup);
+  };
+  const std::string first = key(dim3(256), fake_lookup);
+  EXPECT_EQ(first, key(dim3(256), fake_lookup));
+  EXPECT_NE(first, key(dim3(128), fake_lookup));
+  l.scalar = 512;
+  EXPECT_NE(first, key(dim3(256), fake_lookup));
+  l.scalar = 1024;
+  l.pointers[2] = reinterpret_cast<void*>(0x3004);
+  EXPECT_NE(first, key(dim3(256), fake_lookup));
+  l.pointers[2] = reinterpret_cast<void*>(0x3000);
+  EXPECT_EQ(first, key(dim3(256), fake_lookup));
+  // The same addresses in allocations of another size (freed and allocated again).
+  const AllocationLookup bigger = [](const void* p, const void*& base, size_t& bytes) {
+    if (!fake_lookup(p, base, bytes)) return false;
+    bytes = 0x2000;
+    return true;
+  };
+  EXPECT_NE(first, key(dim3(256), bigger));
+}
+
+TEST(ProofCache, KeepsVerdictsPerKernel) {
+  VerdictCache cache;
+  int kernel_a = 0, kernel_b = 0;
+  EXPECT_FALSE(cache.find(&kernel_a, "k").has_value());
+  cache.store(&kernel_a, "k", true);
+  cache.store(&kernel_a, "j", false);
+  EXPECT_EQ(cache.find(&kernel_a, "k"), std::optional<bool>(true));
+  EXPECT_EQ(cache.find(&kernel_a, "j"), std::optional<bool>(false));
+  EXPECT_FALSE(cache.find(&kernel_b, "k").has_value());
+  // Full: the kernel's verdicts start over.
+  for (size_t i = 0; i < kMaxVerdictsPerKernel; ++i) cache.store(&kernel_b, std::to_string(i), true);
+  EXPECT_EQ(cache.find(&kernel_b, "0"), std::optional<bool>(true));
+  cache.store(&kernel_b, "one more", true);
+  EXPECT_FALSE(cache.find(&kernel_b, "0").has_value());
+  EXPECT_EQ(cache.find(&kernel_b, "one more"), std::optional<bool>(true));
 }
 
 }  // namespace

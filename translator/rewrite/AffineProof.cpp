@@ -21,6 +21,8 @@ namespace {
 
 // Runtime variable numbers (ldcc/proof.h, proof::Var).
 constexpr int kFirstLoop = 6, kMaxVars = 24;
+// Past this a thread's value is not followed (text that grows with every `i += i >> 5`).
+constexpr size_t kMaxThreadText = 4096;
 
 // A coefficient: a literal, or a host expression of type long long.
 struct Coef {
@@ -106,6 +108,9 @@ struct Loc {
   int root = -1;
   bool known = false;
   SymForm index;
+  // Non-empty: the index is not affine but the host computes it per thread of a block (shared memory
+  // only), a long long expression over `ldcc_t` (proof::Thread) and the launch; `index` is then unused.
+  std::string text;
   QualType unit;  // the root's base element type
 };
 
@@ -247,6 +252,8 @@ private:
 
   // The host name of a uniform variable, declared on first use.
   std::optional<std::string> uniformVariable(const VarDecl *v) {
+    for (auto frame = snapshotFrames_.rbegin(); frame != snapshotFrames_.rend(); ++frame)
+      if (auto it = (*frame)->find(v); it != (*frame)->end()) return it->second;
     if (auto it = mirrored_.find(v); it != mirrored_.end()) return it->second;
     if (auto it = hostNames_.find(v); it != hostNames_.end()) return it->second;
     if (!isBuiltinInteger(v->getType()) || v->getType().isVolatileQualified() || modified(v)) return std::nullopt;
@@ -255,6 +262,7 @@ private:
       value = "::ldcc::rt::proof::arg<" + typeName(v->getType()) + ">(ldcc_in, " + std::to_string(p->getFunctionScopeIndex()) + ")";
     } else {
       if (!v->hasLocalStorage() || !v->getInit() || loops_.count(v)) return std::nullopt;
+      const SnapshotScope scope(*this, v);
       auto init = hostText(v->getInit());
       if (!init) return std::nullopt;
       value = *init;
@@ -304,9 +312,7 @@ private:
         return std::nullopt;
       auto l = hostText(bin->getLHS()), r = hostText(bin->getRHS());
       if (!l || !r) return std::nullopt;
-      if (bin->getOpcode() == BO_Div) return "::ldcc::rt::proof::quotient(" + *l + ", " + *r + ", ldcc_ok)";
-      if (bin->getOpcode() == BO_Rem) return "::ldcc::rt::proof::remainder(" + *l + ", " + *r + ", ldcc_ok)";
-      return "(" + *l + " " + std::string(bin->getOpcodeStr()) + " " + *r + ")";
+      return binaryText(bin->getOpcode(), *l, *r);
     }
     if (const auto *cond = dyn_cast<ConditionalOperator>(e)) {
       auto c = hostText(cond->getCond()), a = hostText(cond->getTrueExpr()), b = hostText(cond->getFalseExpr());
@@ -314,6 +320,78 @@ private:
       return "(" + *c + " ? " + *a + " : " + *b + ")";
     }
     return std::nullopt;
+  }
+
+  // l op r on the host as the device computes it: divisions and shifts that would trap or disagree
+  // make the proof fail instead (ldcc/proof.h).
+  static std::string binaryText(BinaryOperatorKind op, const std::string &l, const std::string &r) {
+    switch (op) {
+    case BO_Div: case BO_DivAssign: return "::ldcc::rt::proof::quotient(" + l + ", " + r + ", ldcc_ok)";
+    case BO_Rem: case BO_RemAssign: return "::ldcc::rt::proof::remainder(" + l + ", " + r + ", ldcc_ok)";
+    case BO_Shl: case BO_ShlAssign: return "::ldcc::rt::proof::shift_left(" + l + ", " + r + ", ldcc_ok)";
+    case BO_Shr: case BO_ShrAssign: return "::ldcc::rt::proof::shift_right(" + l + ", " + r + ", ldcc_ok)";
+    default:
+      return "(" + l + " " + std::string(BinaryOperator::getOpcodeStr(BinaryOperator::isCompoundAssignmentOp(op) ? BinaryOperator::getOpForCompoundAssignment(op) : op)) + " " + r + ")";
+    }
+  }
+
+  // An integer value of one thread of a block, as host text over `ldcc_t` (proof::Thread) and the
+  // launch's values, in the kernel's C types: for indices the forms cannot say (i + (i >> 5)) and the
+  // conditions around them ((tid & 31) == 0). blockIdx and the kernel's own loop counters are not
+  // part of it.
+  std::optional<std::string> threadText(const Expr *e) {
+    if (auto h = hostText(e)) return h;
+    e = e->IgnoreParens();
+    if (!e->getType()->isIntegerType()) return std::nullopt;
+    std::optional<std::string> out;
+    if (const auto *pseudo = dyn_cast<PseudoObjectExpr>(e)) {
+      const MSPropertyDecl *property = nullptr;
+      const VarDecl *var = builtinIndexVariable(pseudo, property);
+      if (!var || !property || var->getNameAsString() != "threadIdx") return std::nullopt;
+      const char part = property->getNameAsString().back();
+      if (part < 'x' || part > 'z') return std::nullopt;
+      out = std::string("ldcc_t.") + part;
+    } else if (const auto *cast = dyn_cast<CastExpr>(e)) {
+      const CastKind k = cast->getCastKind();
+      if (k == CK_LValueToRValue || k == CK_NoOp) return threadText(cast->getSubExpr());
+      if ((k != CK_IntegralCast && k != CK_IntegralToBoolean) || !isBuiltinInteger(cast->getType())) return std::nullopt;
+      auto sub = threadText(cast->getSubExpr());
+      if (sub) out = "((" + typeName(cast->getType()) + ")(" + *sub + "))";
+    } else if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
+      const auto *var = dyn_cast<VarDecl>(ref->getDecl());
+      if (!var || !var->hasLocalStorage() || isa<ParmVarDecl>(var) || var->getType()->isReferenceType() ||
+          var->getType().isVolatileQualified() || loops_.count(var))
+        return std::nullopt;
+      if (auto t = tracked_.find(var); t != tracked_.end()) return t->second;
+      if (modified(var) || !var->getInit()) return std::nullopt;
+      const SnapshotScope scope(*this, var);
+      return threadText(var->getInit());
+    } else if (const auto *un = dyn_cast<UnaryOperator>(e)) {
+      const UnaryOperatorKind op = un->getOpcode();
+      if (op != UO_Minus && op != UO_Plus && op != UO_Not && op != UO_LNot) return std::nullopt;
+      auto sub = threadText(un->getSubExpr());
+      if (sub) out = "(" + std::string(UnaryOperator::getOpcodeStr(op)) + *sub + ")";
+    } else if (const auto *bin = dyn_cast<BinaryOperator>(e)) {
+      if (bin->isAssignmentOp() || bin->getOpcode() == BO_Comma || bin->getOpcode() == BO_PtrMemD || bin->getOpcode() == BO_PtrMemI)
+        return std::nullopt;
+      auto l = threadText(bin->getLHS()), r = threadText(bin->getRHS());
+      if (l && r) out = binaryText(bin->getOpcode(), *l, *r);
+    } else if (const auto *cond = dyn_cast<ConditionalOperator>(e)) {
+      auto c = threadText(cond->getCond()), a = threadText(cond->getTrueExpr()), b = threadText(cond->getFalseExpr());
+      if (c && a && b) out = "(" + *c + " ? " + *a + " : " + *b + ")";
+    }
+    if (out && out->size() > kMaxThreadText) return std::nullopt;
+    return out;
+  }
+
+  // A SymForm over threadIdx alone as threadText does (nullopt with blockIdx or loop counters).
+  static std::optional<std::string> formText(const SymForm &f) {
+    std::string out = "(" + f.constant.str();
+    for (const auto &[var, c] : f.terms) {
+      if (var > 2) return std::nullopt;
+      out += std::string(" + ") + c.str() + " * (long long)ldcc_t." + char('x' + var);
+    }
+    return out + ")";
   }
 
   // ---- affine forms over the thread's indices and loop trips ----
@@ -378,6 +456,7 @@ private:
         return plus(f, step, 1);
       }
       if (isa<ParmVarDecl>(var) || modified(var) || !var->getInit()) return std::nullopt;
+      const SnapshotScope scope(*this, var);
       return affine(var->getInit());
     }
     if (const auto *un = dyn_cast<UnaryOperator>(e)) {
@@ -457,13 +536,22 @@ private:
       loc.known = false;
       return loc;
     }
-    auto i = count ? affine(count) : std::optional<SymForm>(SymForm{});
-    if (!loc.known || !i) {
+    if (!loc.known || !count) return loc;
+    if (loc.text.empty()) {
+      if (auto i = affine(count)) {
+        representable(*i, count->getType());
+        loc.index = plus(loc.index, scaled(*i, lit(*n)), 1);
+        return loc;
+      }
+    }
+    // Not affine: in shared memory the host computes it for every thread of a block.
+    std::optional<std::string> base = loc.text.empty() ? formText(loc.index) : std::optional<std::string>(loc.text);
+    std::optional<std::string> i = roots_[loc.root].shared && base ? threadText(count) : std::nullopt;
+    if (!i) {
       loc.known = false;
       return loc;
     }
-    if (count) representable(*i, count->getType());
-    loc.index = plus(loc.index, scaled(*i, lit(*n)), 1);
+    loc.text = "(" + *base + " + (long long)(" + *i + ") * " + std::to_string(*n) + "LL)";
     return loc;
   }
 
@@ -658,6 +746,14 @@ private:
       bounds += std::string(bounds.empty() ? "" : ", ") + "{" + std::to_string(g.var) + ", " + g.lo + ", " + g.hi +
                 (g.stride.empty() ? "" : ", " + g.stride) + "}";
     static const char *const kinds[] = {"kRead", "kWrite", "kAtomic"};
+    if (loc.known && !loc.text.empty()) {
+      std::string conditions;
+      for (const std::string &c : conditions_) conditions += "if (!(" + c + ")) return false; ";
+      lines_.push_back("ldcc_p.enumerated(ldcc_r" + std::to_string(loc.root) + ", ::ldcc::rt::proof::" + kinds[use] +
+                       ", [=](const ::ldcc::rt::proof::Thread& ldcc_t, long long& ldcc_index, bool& ldcc_ok) { (void)ldcc_t; (void)ldcc_ok; " +
+                       conditions + "ldcc_index = (long long)(" + loc.text + "); return true; }, {" + bounds + "});");
+      return;
+    }
     lines_.push_back("ldcc_p.access(ldcc_r" + std::to_string(loc.root) + ", ::ldcc::rt::proof::" + kinds[use] + ", " +
                      (loc.known ? "true" : "false") + ", " +
                      (loc.known ? loc.index.str() : "::ldcc::rt::proof::Form{}") + ", {" + bounds + "});");
@@ -1053,9 +1149,12 @@ private:
   void visitScoped(const Stmt *s) {
     const std::map<const VarDecl *, std::string> before = hostNames_;
     const std::set<std::string> checks = emittedChecks_;
+    const int mutations = mutations_;
     visit(s);
     hostNames_ = before;
-    emittedChecks_ = checks;
+    // A uniform variable that changed inside changed what the checks' texts mean.
+    if (mutations == mutations_) emittedChecks_ = checks;
+    else emittedChecks_.clear();
   }
 
   // The step of a host copy of a loop, as a host statement over `name`.
@@ -1072,13 +1171,156 @@ private:
     auto rhs = hostText(assign->getRHS());
     if (!rhs) return std::nullopt;
     const std::string type = typeName(v->getType());
-    switch (assign->getOpcode()) {
-    case BO_Assign: return name + " = (" + type + ")(" + *rhs + ")";
-    case BO_DivAssign: return name + " = (" + type + ")::ldcc::rt::proof::quotient(" + name + ", " + *rhs + ", ldcc_ok)";
-    case BO_RemAssign: return name + " = (" + type + ")::ldcc::rt::proof::remainder(" + name + ", " + *rhs + ", ldcc_ok)";
-    default:
-      return name + " " + std::string(BinaryOperator::getOpcodeStr(assign->getOpcode())) + " " + *rhs;
+    if (assign->getOpcode() == BO_Assign) return name + " = (" + type + ")(" + *rhs + ")";
+    return name + " = (" + type + ")(" + binaryText(assign->getOpcode(), name, *rhs) + ")";
+  }
+
+  // ---- locals that change: followed statement by statement ----
+
+  // The values of the uniform changing variables `e` names, copied now on the host: what a local
+  // computed from them keeps when they change later.
+  std::map<const VarDecl *, std::string> snapshotOf(const Expr *e) {
+    std::map<const VarDecl *, std::string> out;
+    std::function<void(const Stmt *)> scan = [&](const Stmt *x) {
+      if (!x) return;
+      if (const auto *ref = dyn_cast<DeclRefExpr>(x))
+        if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()); var && uniformChanging_.count(var) && !out.count(var)) {
+          const std::string name = "ldcc_s" + std::to_string(hostCounter_++) + "_" + var->getNameAsString();
+          lines_.push_back("const " + typeName(var->getType()) + " " + name + " = " + mirrored_[var] + ";");
+          out[var] = name;
+        }
+      for (const Stmt *c : x->children()) scan(c);
+    };
+    scan(e);
+    return out;
+  }
+
+  struct SnapshotScope {
+    SnapshotScope(Analyzer &a, const VarDecl *v) : a_(a) {
+      if (auto it = a.snapshots_.find(v); it != a.snapshots_.end()) a.snapshotFrames_.push_back(&it->second), pushed_ = true;
     }
+    SnapshotScope(Analyzer &a, const std::map<const VarDecl *, std::string> &frame) : a_(a) {
+      a.snapshotFrames_.push_back(&frame);
+      pushed_ = true;
+    }
+    ~SnapshotScope() {
+      if (pushed_) a_.snapshotFrames_.pop_back();
+    }
+    Analyzer &a_;
+    bool pushed_ = false;
+  };
+
+  // The variable a whole statement `v = e`, `v op= e`, `++v` (v--, ...) changes.
+  static const VarDecl *changedVariable(const Expr *e) {
+    e = e->IgnoreParens();
+    const Expr *target = nullptr;
+    if (const auto *bin = dyn_cast<BinaryOperator>(e); bin && bin->isAssignmentOp()) target = bin->getLHS();
+    else if (const auto *un = dyn_cast<UnaryOperator>(e); un && un->isIncrementDecrementOp()) target = un->getSubExpr();
+    const auto *ref = target ? dyn_cast<DeclRefExpr>(target->IgnoreParens()) : nullptr;
+    return ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  }
+
+  const Stmt *parentOf(const Stmt *s) const {
+    const DynTypedNodeList parents = ctx_.getParents(*s);
+    return parents.empty() ? nullptr : parents[0].get<Stmt>();
+  }
+
+  // The compounds whose statements change v, each change a whole statement of one (nullopt: v changes
+  // some other way: inside an expression, a for header, through its address).
+  std::optional<std::vector<const CompoundStmt *>> statementChanges(const VarDecl *v) const {
+    std::vector<const CompoundStmt *> out;
+    auto it = mods_.sites.find(v);
+    if (it == mods_.sites.end()) return out;
+    for (const DeclRefExpr *ref : it->second) {
+      const Stmt *s = ref;
+      while (const Stmt *p = parentOf(s)) {
+        if (!isa<ParenExpr>(p)) break;
+        s = p;
+      }
+      const Stmt *change = parentOf(s);
+      const auto *e = dyn_cast_or_null<Expr>(change);
+      if (!e || changedVariable(e) != v) return std::nullopt;
+      const auto *compound = dyn_cast_or_null<CompoundStmt>(parentOf(change));
+      if (!compound) return std::nullopt;
+      out.push_back(compound);
+    }
+    return out;
+  }
+
+  // Every thread of a block runs the statements of c alike: c is the body, or inside it only through
+  // the loops and ifs around barriers that are copied to the host (a loop or if that cannot be makes
+  // the proof without barriers, where nothing is uniform-changing).
+  bool uniformScope(const CompoundStmt *c) const {
+    const Stmt *s = c;
+    while (s != fn_->getBody()) {
+      const Stmt *p = parentOf(s);
+      if (!p) return false;
+      if (const auto *f = dyn_cast<ForStmt>(p)) {
+        if (f->getBody() != s || !containsBarrier(f)) return false;
+      } else if (const auto *i = dyn_cast<IfStmt>(p)) {
+        if ((i->getThen() != s && i->getElse() != s) || !containsBarrier(i)) return false;
+      } else if (!isa<CompoundStmt>(p)) {
+        return false;
+      }
+      s = p;
+    }
+    return true;
+  }
+
+  // A local's declaration: copies of the uniform changing values it is computed from; a uniform local
+  // that changes in the uniform part becomes a host variable, one that changes only in its own
+  // compound is followed as threadText.
+  void followDeclaration(const VarDecl *v, const DeclStmt *d) {
+    if (!isBuiltinInteger(v->getType()) || v->getType().isVolatileQualified() || !v->hasLocalStorage()) return;
+    auto snapshot = snapshotOf(v->getInit());
+    if (!snapshot.empty()) snapshots_[v] = std::move(snapshot);
+    const auto changes = statementChanges(v);
+    if (!changes || changes->empty()) return;
+    const SnapshotScope scope(*this, v);
+    const std::string type = typeName(v->getType());
+    if (mirror_ && std::all_of(changes->begin(), changes->end(), [&](const CompoundStmt *c) { return uniformScope(c); })) {
+      if (auto init = hostText(v->getInit())) {
+        const std::string name = "ldcc_v" + std::to_string(hostCounter_++) + "_" + v->getNameAsString();
+        lines_.push_back(type + " " + name + " = (" + type + ")(" + *init + ");");
+        mirrored_[v] = name;
+        uniformChanging_.insert(v);
+        return;
+      }
+    }
+    const Stmt *own = parentOf(d);
+    if (!std::all_of(changes->begin(), changes->end(), [&](const CompoundStmt *c) { return c == own; })) return;
+    auto t = threadText(v->getInit());
+    tracked_[v] = t ? "((" + type + ")(" + *t + "))" : "";
+  }
+
+  // A whole statement that changes a followed local: the host variable changes alike, or the local's
+  // threadText becomes its new value.
+  void followChange(const Expr *e) {
+    const VarDecl *v = changedVariable(e);
+    if (!v) return;
+    e = e->IgnoreParens();
+    if (uniformChanging_.count(v)) {
+      auto step = hostStep(e, v, mirrored_[v]);
+      if (!step) return refuse("the uniform variable " + v->getNameAsString() + " is set from a thread's value");
+      lines_.push_back(*step + ";");
+      ++mutations_;
+      emittedChecks_.clear();
+      return;
+    }
+    auto t = tracked_.find(v);
+    if (t == tracked_.end() || t->second.empty()) return;
+    const std::string type = typeName(v->getType());
+    const auto *bin = dyn_cast<BinaryOperator>(e);
+    std::optional<std::string> next;
+    if (bin) {
+      const auto snapshot = snapshotOf(bin->getRHS());
+      const SnapshotScope scope(*this, snapshot);
+      if (auto rhs = threadText(bin->getRHS()))
+        next = bin->getOpcode() == BO_Assign ? *rhs : binaryText(bin->getOpcode(), t->second, *rhs);
+    } else {
+      next = "(" + t->second + (cast<UnaryOperator>(e)->isIncrementOp() ? " + 1" : " - 1") + ")";
+    }
+    t->second = next && next->size() <= kMaxThreadText ? "((" + type + ")(" + *next + "))" : "";
   }
 
   // `for (T v = init; cond; step)` around barriers, with init, cond and step launch-uniform: run on the
@@ -1124,13 +1366,17 @@ private:
       if (const auto *i = dyn_cast<IfStmt>(s)) return mirrorIf(i);
       if (!isa<CompoundStmt>(s)) return cannotMirror("a barrier the host cannot follow");
     }
-    if (const auto *e = dyn_cast<Expr>(s)) return visitExpr(e, true);
+    if (const auto *e = dyn_cast<Expr>(s)) {
+      followChange(e);
+      return visitExpr(e, true);
+    }
     if (isa<AsmStmt>(s)) return refuse("inline PTX");
     if (isa<CXXTryStmt>(s)) return refuse("try");
     if (const auto *d = dyn_cast<DeclStmt>(s)) {
       for (const Decl *decl : d->decls()) {
         const auto *v = dyn_cast<VarDecl>(decl);
         if (!v || !v->getInit()) continue;
+        followDeclaration(v, d);
         if (v->getType()->isPointerType()) visitPointer(v->getInit());  // followed through v's uses
         else if (v->getType()->isReferenceType() && isMemoryLvalue(v->getInit())) visitAddressOf(v->getInit());
         else if (isa<CXXConstructExpr>(v->getInit()->IgnoreParens()) || !isMemoryLvalue(v->getInit())) visitExpr(v->getInit());
@@ -1142,9 +1388,15 @@ private:
       visitExpr(i->getCond());
       const size_t depth = guards_.size();
       guardsOf(i->getCond(), guards_);
+      // Enumerated accesses test the condition itself per thread (the forms' guards only narrow).
+      const std::optional<std::string> cond = threadText(i->getCond());
+      if (cond) conditions_.push_back(*cond);
       visit(i->getThen());
       guards_.resize(depth);
-      return visit(i->getElse());
+      if (cond) conditions_.back() = "!" + *cond;
+      visit(i->getElse());
+      if (cond) conditions_.pop_back();
+      return;
     }
     if (const auto *f = dyn_cast<ForStmt>(s)) {
       visit(f->getInit());
@@ -1175,6 +1427,19 @@ private:
   std::map<const VarDecl *, std::string> mirrored_;  // loop variables of host copies of loops
   int hostCounter_ = 0;
   std::set<std::string> emittedChecks_;  // representable() lines of the current host scope and those around it
+  // Locals that change only by whole statements of the compound that declares them: their value at
+  // this point of the walk, as threadText (empty: not followed).
+  std::map<const VarDecl *, std::string> tracked_;
+  // Launch-uniform locals that change only by whole statements in the uniform part of the kernel (the
+  // body and the host copies of loops and ifs around barriers: `offset <<= 1`): host variables that
+  // change as they do.
+  std::set<const VarDecl *> uniformChanging_;
+  int mutations_ = 0;  // host statements that changed one so far
+  // Per local whose initializer names such a variable: host copies of those made at its declaration,
+  // the values it was computed from; snapshotFrames_ are the ones in force while its value is read.
+  std::map<const VarDecl *, std::map<const VarDecl *, std::string>> snapshots_;
+  std::vector<const std::map<const VarDecl *, std::string> *> snapshotFrames_;
+  std::vector<std::string> conditions_;  // threadText of the ifs around this point (negated in else)
 };
 
 }  // namespace

@@ -17,6 +17,8 @@
 #include <functional>
 #include <initializer_list>
 #include <limits>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ldcc::rt::proof {
@@ -79,6 +81,39 @@ auto remainder(A a, B b, bool& ok) -> decltype(a % b) {
   }
   return a % b;
 }
+// a << b and a >> b: a shift count the type does not hold makes the proof fail (the host and the
+// device disagree there).
+template <typename A, typename B>
+bool shift_fits(B b) {
+  using R = decltype(+A());
+  if constexpr (std::is_signed_v<B>)
+    if (b < 0) return false;
+  return (unsigned long long)b < sizeof(R) * 8;
+}
+template <typename A, typename B>
+auto shift_left(A a, B b, bool& ok) -> decltype(a << b) {
+  if (!shift_fits<A>(b)) {
+    ok = false;
+    return 0;
+  }
+  return a << b;
+}
+template <typename A, typename B>
+auto shift_right(A a, B b, bool& ok) -> decltype(a >> b) {
+  if (!shift_fits<A>(b)) {
+    ok = false;
+    return 0;
+  }
+  return a >> b;
+}
+
+// A thread of a block, for an access whose index the forms cannot say but the host can compute.
+struct Thread {
+  unsigned x, y, z;
+};
+// Whether thread t makes the access (the conditions around it hold), and at which element; `ok`
+// false: the host cannot evaluate it as the device would (a division by zero, too wide a shift).
+using ThreadAccess = std::function<bool(const Thread& t, long long& index, bool& ok)>;
 
 // The allocation [base, base + bytes) a device pointer points into; false when the driver knows none.
 using AllocationLookup = std::function<bool(const void* pointer, const void*& base, size_t& bytes)>;
@@ -111,6 +146,12 @@ class Proof {
   // guards of the access (if (tid == 0)).
   void access(int root, Access kind, bool known, const Form& index, std::initializer_list<Bound> bounds);
 
+  // An access of shared memory whose index is a function of threadIdx and the launch's values that is
+  // not affine (i + (i >> 5), tid >> 5 under (tid & 31) == 0): evaluated here for every thread of a
+  // block within `bounds`, and its elements compared exactly with those of the other accesses of its
+  // epoch. Past kMaxEnumeratedPoints in all the proof fails.
+  void enumerated(int root, Access kind, const ThreadAccess& at, std::initializer_list<Bound> bounds);
+
   // The C value of a sub-expression equals the form's exact value only within [lo, hi] (the source and
   // destination types of an integer conversion, the type of an index).
   void representable(const Form& value, long long lo, long long hi);
@@ -128,6 +169,8 @@ class Proof {
     long long lo[kMaxVars], hi[kMaxVars];  // inclusive bounds of every variable for this access
     long long stride[kMaxVars];            // the variable takes the multiples of it in [lo, hi]
     int loop_value[kMaxVars];              // per loop counter: its loop_values_ entry, or -1
+    bool enumerated = false;               // `points` hold its elements, not `index`
+    std::vector<std::pair<long long, int>> points;  // (element, thread of the block)
   };
   struct Root {
     bool shared;
@@ -145,6 +188,10 @@ class Proof {
   // in (a loop variable stays below the loop's bound however the trips are counted).
   void index_range(const Family& f, __int128& min, __int128& max) const;
   bool ranges_apart(const Family& a, const Family& b) const;
+  void begin_family(Family& f, std::initializer_list<Bound> bounds);
+  // Shared memory, the families of one epoch, some enumerated: every element any two threads touch
+  // with a write between them, found exactly; affine families are enumerated too.
+  bool epoch_points_hold(const std::vector<const Family*>& epoch) const;
 
   const ProofInput& in_;
   bool failed_ = false;
@@ -164,12 +211,14 @@ class Proof {
   std::vector<Check> checks_;
   int epoch_ = 0;
   long long mirrored_trips_ = 0;
+  size_t enumerated_points_ = 0;
 };
 
 // Past these a launch's proof fails (the launch is checked) rather than take long on the host.
 constexpr long long kMaxMirroredTrips = 1 << 14;
 constexpr size_t kMaxFamilies = 1 << 16;
 constexpr size_t kMaxGlobalFamiliesPerRoot = 2048;
+constexpr size_t kMaxEnumeratedPoints = 1 << 21;
 
 // The values a form takes over the variables' inclusive bounds, as [min, max].
 void form_range(const Form& f, const long long lo[], const long long hi[], __int128& min, __int128& max);

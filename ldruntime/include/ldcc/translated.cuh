@@ -70,11 +70,11 @@ struct ProofRegistration {
 // Host side (ldruntime/src/translated_launch.cu). `checked`: the clone level W and deterministic
 // mode run; `checked_in_shared`: the same clone for copies in dynamic shared memory (null for a kernel
 // without shared variables); `blocks_clone`: the one level B runs (block_run.cuh). `args` are the clones' arguments: args[0]
-// is the LaunchCtx, then the kernel's `num_params` parameters; `pointee_sizes[i]` is sizeof(*param i)
-// for pointer parameters, else 0.
+// is the LaunchCtx, then the kernel's `num_params` parameters; `param_sizes[i]` is sizeof(param i),
+// `pointee_sizes[i]` sizeof(*param i) for pointer parameters, else 0.
 void launch_kernel(const KernelDesc& desc, const void* original, const void* checked, const void* checked_in_shared,
                    const void* blocks_clone, dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stream, void** args,
-                   const unsigned long long* pointee_sizes, unsigned num_params);
+                   const unsigned long long* param_sizes, const unsigned long long* pointee_sizes, unsigned num_params);
 
 template <typename T>
 constexpr unsigned long long pointee_size() {
@@ -95,10 +95,11 @@ void launch_with(const KernelDesc& desc, void (*original)(P...), void (*checked)
   std::tuple<std::decay_t<P>...> params(std::forward<A>(a)...);
   LaunchCtx ctx{};
   void* args[] = {&ctx, static_cast<void*>(&std::get<I>(params))...};
+  const unsigned long long param_sizes[] = {sizeof(std::decay_t<P>)..., 0};
   const unsigned long long pointee_sizes[] = {pointee_size<std::decay_t<P>>()..., 0};
   launch_kernel(desc, reinterpret_cast<const void*>(original), reinterpret_cast<const void*>(checked),
                 reinterpret_cast<const void*>(checked_in_shared), reinterpret_cast<const void*>(blocks), grid, block,
-                shared_bytes, stream, args, pointee_sizes, unsigned(sizeof...(P)));
+                shared_bytes, stream, args, param_sizes, pointee_sizes, unsigned(sizeof...(P)));
 }
 
 // A parameter type the call's arguments do not deduce from (a null clone leaves P to the others).

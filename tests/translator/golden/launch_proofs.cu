@@ -2,7 +2,10 @@
 // the end of the translation. Barriers inside launch-uniform loops and ifs are copied to the host as
 // loops and ifs with Proof::barrier() (epochs); a guard `v % m == 0` bounds v to multiples of m;
 // a[i / D][i % D] over rows of D elements is element i; a barrier the host cannot follow (in a while
-// loop, under a thread's condition) leaves the proof without epochs.
+// loop, under a thread's condition) leaves the proof without epochs. A uniform local changed by whole
+// statements around barriers (scan's `offset`) is a host variable that changes alike; indices of
+// shared memory that are not affine (i + (i >> 5)) are enumerated thread by thread, under the
+// conditions around them ((tid & 31) == 0), with locals followed statement by statement.
 #include <cmath>
 
 __global__ void blockSum(const int *in, int *out) {
@@ -56,13 +59,41 @@ __global__ void whileBarrier(int *out, int rounds) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = cell[threadIdx.x];
 }
 
+__global__ void paddedScan(unsigned *data, int n) {
+  extern __shared__ unsigned s[];
+  const int thid = threadIdx.x;
+  s[thid + (thid >> 5)] = data[blockIdx.x * n + thid];
+  int offset = 1;
+  for (int d = n >> 1; d > 0; d >>= 1) {
+    __syncthreads();
+    if (thid < d) {
+      int i1 = offset * (2 * thid + 1) - 1;
+      int i2 = offset * (2 * thid + 2) - 1;
+      i1 += i1 >> 5;
+      i2 += i2 >> 5;
+      s[i2] += s[i1];
+    }
+    offset <<= 1;
+  }
+  __syncthreads();
+  data[blockIdx.x * n + thid] = s[thid + (thid >> 5)];
+}
+
+__global__ void warpLeaders(const float *in, float *out) {
+  __shared__ float best[8];
+  const float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  if ((threadIdx.x & 31) == 0) best[threadIdx.x >> 5] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) out[blockIdx.x] = best[0] + best[7];
+}
+
 // The labels' patterns do not match their own text, which the translation keeps as a comment.
 // CHECK-LABEL: static bool ldcc_desc_0_{{proof}}(
 // CHECK: const int ldcc_r0 = ldcc_p.shared_root();  // partial
 // CHECK: ldcc_p.access(ldcc_r0, ::ldcc::rt::proof::kWrite, true, ::ldcc::rt::proof::Form{(0LL), {{[{][{]}}0, (1LL)}}}, {});
 // CHECK: ldcc_p.access(ldcc_r1, ::ldcc::rt::proof::kRead,
 // CHECK-NEXT: ldcc_p.barrier();
-// CHECK-NEXT: for (unsigned int ldcc_m0_stride = (unsigned int)(::ldcc::rt::proof::quotient(ldcc_in.block.x, ((unsigned int)(2ULL)), ldcc_ok)); ((ldcc_m0_stride > ((unsigned int)(0ULL)))) && ldcc_ok && ldcc_p.trip(); ldcc_m0_stride >>= ((int)(1LL))) {
+// CHECK-NEXT: for (unsigned int ldcc_m0_stride = (unsigned int)(::ldcc::rt::proof::quotient(ldcc_in.block.x, ((unsigned int)(2ULL)), ldcc_ok)); ((ldcc_m0_stride > ((unsigned int)(0ULL)))) && ldcc_ok && ldcc_p.trip(); ldcc_m0_stride = (unsigned int)(::ldcc::rt::proof::shift_right(ldcc_m0_stride, ((int)(1LL)), ldcc_ok))) {
 // CHECK: ldcc_p.access(ldcc_r0, ::ldcc::rt::proof::kRead, true, ::ldcc::rt::proof::Form{(0LL), {{[{][{]}}0, (1LL)}}}, {{[{][{]}}0, (-9223372036854775807LL - 1), (((long long)(ldcc_m0_stride)) - 1)}});
 // CHECK: ldcc_p.access(ldcc_r0, ::ldcc::rt::proof::kWrite, true, ::ldcc::rt::proof::Form{(0LL), {{[{][{]}}0, (1LL)}}}, {{[{][{]}}0, (-9223372036854775807LL - 1), (((long long)(ldcc_m0_stride)) - 1)}});
 // CHECK: ldcc_p.access(ldcc_r0, ::ldcc::rt::proof::kRead, true, ::ldcc::rt::proof::Form{((long long)(ldcc_m0_stride)), {{[{][{]}}0, (1LL)}}}, {{[{][{]}}0, (-9223372036854775807LL - 1), (((long long)(ldcc_m0_stride)) - 1)}});
@@ -76,7 +107,7 @@ __global__ void whileBarrier(int *out, int rounds) {
 // CHECK: for (int ldcc_m0_t = (int)(((int)(0LL))); ((ldcc_m0_t < ldcc_u1_tiles)) && ldcc_ok && ldcc_p.trip(); ++ldcc_m0_t) {
 // CHECK: ldcc_p.barrier();
 // CHECK-NEXT: for (int ldcc_m2_i = (int)(((int)(1LL))); ((ldcc_m2_i <= ((int)(4LL)))) && ldcc_ok && ldcc_p.trip(); ++ldcc_m2_i) {
-// CHECK-NEXT: const int ldcc_u3_step = (((int)(1LL)) << ldcc_m2_i);
+// CHECK-NEXT: const int ldcc_u3_step = ::ldcc::rt::proof::shift_left(((int)(1LL)), ldcc_m2_i, ldcc_ok);
 // CHECK: ldcc_p.access(ldcc_r0, ::ldcc::rt::proof::kRead, true, ::ldcc::rt::proof::Form{(0LL), {{[{][{]}}0, (1LL)}, {1, (16LL)}}}, {{[{][{]}}1, (-9223372036854775807LL - 1), 9223372036854775807LL, ((long long)(ldcc_u3_step))}});
 // CHECK: ldcc_p.access(ldcc_r0, ::ldcc::rt::proof::kWrite, true,
 // CHECK: ldcc_p.access(ldcc_r0, ::ldcc::rt::proof::kRead, true, ::ldcc::rt::proof::Form{(((long long)(::ldcc::rt::proof::quotient(ldcc_u3_step, ((int)(2LL)), ldcc_ok))) * (16LL)), {{[{][{]}}0, (1LL)}, {1, (16LL)}}}, {{[{][{]}}1, (-9223372036854775807LL - 1), 9223372036854775807LL, ((long long)(ldcc_u3_step))}});
@@ -99,3 +130,23 @@ __global__ void whileBarrier(int *out, int rounds) {
 // CHECK-LABEL: static bool ldcc_desc_3_{{proof}}(
 // CHECK-NOT: barrier()
 // CHECK: ProofRegistration ldcc_desc_3_proven(ldcc_desc_3, ldcc_desc_3_proof, true);
+
+// CHECK-LABEL: static bool ldcc_desc_4_{{proof}}(
+// CHECK: ldcc_p.enumerated(ldcc_r0, ::ldcc::rt::proof::kWrite, [=](const ::ldcc::rt::proof::Thread& ldcc_t, long long& ldcc_index, bool& ldcc_ok) { (void)ldcc_t; (void)ldcc_ok; ldcc_index = (long long)((((0LL)) + (long long)((((int)(ldcc_t.x)) + ::ldcc::rt::proof::shift_right(((int)(ldcc_t.x)), ((int)(5LL)), ldcc_ok))) * 1LL)); return true; }, {});
+// CHECK: int ldcc_v[[OFFSET:[0-9]+]]_offset = (int)(((int)(1LL)));
+// CHECK-NEXT: for (int ldcc_m{{[0-9]+}}_d = {{.*}}; ldcc_m{{[0-9]+}}_d = (int)(::ldcc::rt::proof::shift_right(ldcc_m{{[0-9]+}}_d, ((int)(1LL)), ldcc_ok))) {
+// CHECK-NEXT: ldcc_p.barrier();
+// CHECK-NEXT: const int ldcc_s[[I1:[0-9]+]]_offset = ldcc_v[[OFFSET]]_offset;
+// CHECK-NEXT: const int ldcc_s[[I2:[0-9]+]]_offset = ldcc_v[[OFFSET]]_offset;
+// The read of s[i1]: the thread's condition, then i1 + (i1 >> 5) with i1 from the offset of its time.
+// CHECK-NEXT: ldcc_p.enumerated(ldcc_r0, ::ldcc::rt::proof::kRead, [=]({{.*}}) { (void)ldcc_t; (void)ldcc_ok; if (!((((int)(ldcc_t.x)) < ldcc_m{{[0-9]+}}_d))) return false; ldcc_index = {{.*}}ldcc_s[[I2]]_offset * {{.*}}
+// CHECK-NEXT: ldcc_p.enumerated(ldcc_r0, ::ldcc::rt::proof::kWrite, {{.*}}ldcc_s[[I2]]_offset
+// CHECK-NEXT: ldcc_p.enumerated(ldcc_r0, ::ldcc::rt::proof::kRead, {{.*}}ldcc_s[[I1]]_offset * ((((int)(2LL)) * ((int)(ldcc_t.x))) + ((int)(1LL)))) - ((int)(1LL))))) + ::ldcc::rt::proof::shift_right(
+// CHECK-NEXT: ldcc_v[[OFFSET]]_offset = (int)(::ldcc::rt::proof::shift_left(ldcc_v[[OFFSET]]_offset, ((int)(1LL)), ldcc_ok));
+// CHECK-NEXT: }
+// CHECK: ProofRegistration ldcc_desc_4_proven(ldcc_desc_4, ldcc_desc_4_proof, true);
+
+// CHECK-LABEL: static bool ldcc_desc_5_{{proof}}(
+// CHECK: ldcc_p.enumerated(ldcc_r1, ::ldcc::rt::proof::kWrite, [=]({{.*}}) { (void)ldcc_t; (void)ldcc_ok; if (!(((ldcc_t.x & ((unsigned int)(31ULL))) == ((unsigned int)(0ULL))))) return false; ldcc_index = (long long)((((0LL)) + (long long)(::ldcc::rt::proof::shift_right(ldcc_t.x, ((int)(5LL)), ldcc_ok)) * 1LL)); return true; }, {{[{][{]}}0, (-9223372036854775807LL - 1), 9223372036854775807LL, 32LL}});
+// CHECK-NEXT: ldcc_p.barrier();
+// CHECK: ProofRegistration ldcc_desc_5_proven(ldcc_desc_5, ldcc_desc_5_proof, true);

@@ -362,7 +362,8 @@ private:
       if (!var || !var->hasLocalStorage() || isa<ParmVarDecl>(var) || var->getType()->isReferenceType() ||
           var->getType().isVolatileQualified() || loops_.count(var))
         return std::nullopt;
-      if (auto t = tracked_.find(var); t != tracked_.end()) return t->second;
+      if (auto t = tracked_.find(var); t != tracked_.end())
+        return t->second.empty() ? std::nullopt : std::optional<std::string>(t->second);  // empty: not followed
       if (modified(var) || !var->getInit()) return std::nullopt;
       const SnapshotScope scope(*this, var);
       return threadText(var->getInit());
